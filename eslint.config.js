@@ -1,0 +1,61 @@
+// @ts-check
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import boundaries from './scripts/eslint-boundaries.js';
+
+const root = import.meta.dirname;
+
+// Browser APIs that must not reach the pure domain code shared with the server.
+const BROWSER_GLOBALS = ['window', 'document', 'localStorage', 'sessionStorage', 'navigator'];
+
+export default defineConfig(
+  globalIgnores([
+    'generated/**',
+    'dist/**',
+    'node_modules/**',
+    'data/**',
+    'coverage/**',
+    'test-results/**',
+    'playwright-report/**',
+    '.ci/node24/**',
+  ]),
+
+  js.configs.recommended,
+  tseslint.configs.recommended,
+
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs}', '*.ts', 'scripts/**', 'mocks/**', 'tests/**', 'server/**'],
+    languageOptions: { globals: globals.node },
+  },
+
+  {
+    plugins: { macula: boundaries },
+    rules: { 'macula/boundaries': ['error', { root }] },
+  },
+  {
+    files: ['src/domain/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...BROWSER_GLOBALS.map((name) => ({
+          name,
+          message: `[domain-impure] src/domain is shared with the server: no '${name}'.`,
+        })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...BROWSER_GLOBALS.map((property) => ({
+          object: 'globalThis',
+          property,
+          message: `[domain-impure] src/domain is shared with the server: no 'globalThis.${property}'.`,
+        })),
+      ],
+    },
+  },
+);

@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `npm run dev:mock`: the SPA's dev server against the Prism mock of the contract.
+ *
+ * Starts Prism on the bundled contract (generated/openapi.yaml, or openapi/openapi.yaml before the first
+ * `npm run generate`), waits until it listens, then starts Vite with `/api/*` proxied to Prism and the
+ * `/api` prefix stripped (Prism serves `/api/x` at `/x`). Signals go to both; when either stops, the other
+ * is stopped too and the exit code is passed on.
+ *
+ * Environment: MACULA_MOCK_PORT (Prism, default 4010), MACULA_DEV_PORT (Vite, default 5173).
+ * Extra arguments go to Vite, e.g. `npm run dev:mock -- --host 0.0.0.0`.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const host = '127.0.0.1';
+const mockPort = process.env.MACULA_MOCK_PORT || '4010';
+const devPort = process.env.MACULA_DEV_PORT || '5173';
+const PRISM_START_TIMEOUT_MS = 60_000;
+
+const contract = ['generated/openapi.yaml', 'openapi/openapi.yaml'].find((file) => existsSync(path.join(root, file)));
+if (!contract) {
+  console.error('[dev:mock] no contract found: expected generated/openapi.yaml or openapi/openapi.yaml');
+  process.exit(1);
+}
+
+/**
+ * @param {string} port
+ * @returns {Promise<boolean>} whether something accepts connections on host:port
+ */
+function isListening(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+if (await isListening(mockPort)) {
+  console.error(`[dev:mock] port ${mockPort} is already in use; stop that process or set MACULA_MOCK_PORT`);
+  process.exit(1);
+}
+
+/** @type {Map<string, import('node:child_process').ChildProcess>} */
+const children = new Map();
+let stopping = false;
+/** @type {number | undefined} */
+let exitCode;
+
+/**
+ * Runs a package's JS entry with this Node binary, so it works the same everywhere (no shell, no .cmd shims).
+ * @param {string} name
+ * @param {string} script path below node_modules/
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+function start(name, script, args, env = process.env) {
+  const child = spawn(process.execPath, [path.join(root, 'node_modules', script), ...args], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
+  children.set(name, child);
+  child.on('exit', (code, signal) => {
+    children.delete(name);
+    if (!stopping) {
+      console.error(`[dev:mock] ${name} exited (${signal ?? `code ${code}`}); stopping the rest`);
+      exitCode = code ?? 1;
+      stopAll('SIGTERM');
+    }
+    if (children.size === 0) process.exit(exitCode ?? 0);
+  });
+  child.on('error', (error) => {
+    console.error(`[dev:mock] could not start ${name}: ${error.message}`);
+  });
+  return child;
+}
+
+/** @param {NodeJS.Signals} signal */
+function stopAll(signal) {
+  stopping = true;
+  for (const child of children.values()) child.kill(signal);
+  // Do not hang on a child that ignores the signal.
+  setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+    process.exit(exitCode ?? 1);
+  }, 5_000).unref();
+}
+
+for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+  process.on(signal, () => {
+    exitCode ??= 0;
+    stopAll(signal);
+  });
+}
+
+console.log(`[dev:mock] Prism on http://${host}:${mockPort} serving ${contract}`);
+start('prism', '@stoplight/prism-cli/dist/index.js', ['mock', contract, '--host', host, '--port', mockPort]);
+
+const deadline = Date.now() + PRISM_START_TIMEOUT_MS;
+while (!(await isListening(mockPort))) {
+  if (stopping) await new Promise(() => {}); // the exit handler ends the process
+  if (Date.now() > deadline) {
+    console.error(`[dev:mock] Prism did not listen on port ${mockPort} within ${PRISM_START_TIMEOUT_MS / 1000} s`);
+    exitCode = 1;
+    stopAll('SIGTERM');
+    await new Promise(() => {});
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+console.log(`[dev:mock] Vite on http://${host}:${devPort}, /api/* → Prism`);
+start('vite', 'vite/bin/vite.js', ['--port', devPort, '--strictPort', ...process.argv.slice(2)], {
+  ...process.env,
+  MACULA_API_PROXY: `http://${host}:${mockPort}`,
+  MACULA_API_STRIP_PREFIX: '1',
+  MACULA_DEV_PORT: devPort,
+});

@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+
+/** Aliases shared with tsconfig.app.json (`paths`) and vitest.config.ts. */
+export const aliases = {
+  '@': fileURLToPath(new URL('./src', import.meta.url)),
+  '@generated': fileURLToPath(new URL('./generated', import.meta.url)),
+};
+
+/**
+ * Where the dev server sends `/api/*`, from the environment (or a `.env` file):
+ * - `MACULA_API_PROXY`: target origin; defaults to the reference server (`npm run dev`).
+ * - `MACULA_API_STRIP_PREFIX=1`: drop the `/api` prefix, because Prism serves `/api/x` at `/x`
+ *   (`npm run dev:mock` sets both).
+ * - `MACULA_DEV_PORT`: the dev server's port (default 5173).
+ */
+export default defineConfig(({ mode }) => {
+  const env = { ...loadEnv(mode, process.cwd(), 'MACULA_'), ...process.env };
+  const target = env.MACULA_API_PROXY || 'http://127.0.0.1:8080';
+  const stripPrefix = ['1', 'true', 'yes'].includes((env.MACULA_API_STRIP_PREFIX ?? '').toLowerCase());
+  const port = Number(env.MACULA_DEV_PORT || 5173);
+
+  const apiProxy: ProxyOptions = {
+    target,
+    changeOrigin: true,
+    // Realtime (Pusher protocol) runs over a websocket under /api on the reference server.
+    ws: true,
+    rewrite: stripPrefix ? (path) => path.replace(/^\/api(?=\/|\?|$)/, '') || '/' : undefined,
+  };
+
+  return {
+    plugins: [react()],
+    resolve: { alias: aliases },
+    server: {
+      host: '127.0.0.1',
+      port,
+      strictPort: true,
+      proxy: { '/api': apiProxy },
+    },
+    preview: {
+      host: '127.0.0.1',
+      proxy: { '/api': apiProxy },
+    },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      sourcemap: true,
+    },
+  };
+});
