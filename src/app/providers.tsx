@@ -6,28 +6,15 @@ import '@blueprintjs/core/lib/css/blueprint.css';
 import '@/styles/theme.css';
 
 import { BlueprintProvider } from '@blueprintjs/core';
-import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
-import { type QueryClient } from '@tanstack/react-query';
-import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { type i18n as I18n } from 'i18next';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { redirectToSignIn, setUnauthorizedHandler } from '@/lib/api-client';
 import { getToken } from '@/lib/auth-storage';
-import { PERSIST_MAX_AGE, PERSIST_THROTTLE_MS, shouldPersistQuery } from '@/lib/query-client';
 
-const PERSIST_KEY = 'macula-query-cache';
+// The auth token's storage key (seed-spec §3), watched for logouts in other tabs.
 const TOKEN_KEY = 'token';
-
-function createPersister() {
-  let storage: Storage | undefined;
-  try {
-    storage = window.localStorage;
-  } catch {
-    storage = undefined; // blocked storage: nothing is persisted
-  }
-  return createSyncStoragePersister({ storage, key: PERSIST_KEY, throttleTime: PERSIST_THROTTLE_MS });
-}
 
 /** Seed-spec §4: a 401 signs out (the api client clears the token), and so does a logout in another tab. */
 function useSessionEnd(queryClient: QueryClient): void {
@@ -57,23 +44,15 @@ export type AppProvidersProps = {
   children: ReactNode;
 };
 
-/** React Query (with the opt-in persisted cache of seed-spec §9), i18next and Blueprint. */
+/** React Query, i18next and Blueprint, and what happens when the session ends. */
 export function AppProviders({ queryClient, i18n, children }: AppProvidersProps) {
-  const [persister] = useState(createPersister);
   useSessionEnd(queryClient);
 
   return (
-    <PersistQueryClientProvider
-      client={queryClient}
-      persistOptions={{
-        persister,
-        maxAge: PERSIST_MAX_AGE,
-        dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
-      }}
-    >
+    <QueryClientProvider client={queryClient}>
       <I18nextProvider i18n={i18n}>
         <BlueprintProvider>{children}</BlueprintProvider>
       </I18nextProvider>
-    </PersistQueryClientProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,25 +1,8 @@
-import { QueryClient, type Query } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-/** Seed-spec §9: persisted cache entries older than this are dropped on restore. */
-export const PERSIST_MAX_AGE = 24 * HOUR;
-/** Seed-spec §9: writes of the persisted cache are throttled to one per second. */
-export const PERSIST_THROTTLE_MS = 1000;
-
-declare module '@tanstack/react-query' {
-  interface Register {
-    queryMeta: {
-      /**
-       * Opt in to the persisted cache (localStorage, 24 h). Queries are not persisted by default: the
-       * cache holds patient data, which must not outlive the session unless a screen decides so.
-       */
-      persist?: boolean;
-    };
-  }
-}
 
 const MAX_RETRIES = 3;
 
@@ -46,9 +29,4 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: 0 },
     },
   });
-}
-
-/** Only successful queries that opted in with `meta: { persist: true }` are written to storage. */
-export function shouldPersistQuery(query: Query): boolean {
-  return query.meta?.persist === true && query.state.status === 'success';
 }

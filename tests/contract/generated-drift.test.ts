@@ -26,7 +26,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('generated/', () => {
   it('is what `npm run generate` makes from the contract', () => {
-    for (const input of ['openapi', 'orval.config.ts', 'redocly.yaml', 'package.json', 'scripts', 'src/lib']) {
+    // Orval's output depends on the tsconfig files too (how zod is imported).
+    const inputs = ['openapi', 'orval.config.ts', 'redocly.yaml', 'package.json', 'scripts', 'src/lib'];
+    for (const input of [...inputs, 'tsconfig.json', 'tsconfig.app.json', 'tsconfig.node.json']) {
       cpSync(join(root, input), join(scratch, input), { recursive: true });
     }
     symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'), 'dir');

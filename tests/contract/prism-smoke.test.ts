@@ -6,6 +6,7 @@
 // generated zod schema of its operation.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getClinicSettings } from '../../generated/hooks/clinic/clinic';
 import { getClinicSettingsResponse } from '../../generated/zod/clinic/clinic.zod';
@@ -65,8 +66,9 @@ async function waitForPrism(deadline = Date.now() + 45_000): Promise<void> {
 }
 
 beforeAll(async () => {
-  const bin = new URL('../../node_modules/.bin/prism', import.meta.url).pathname;
-  const contract = new URL('../../generated/openapi.yaml', import.meta.url).pathname;
+  // Paths from the project root (vitest's working directory): under jsdom, import.meta.url is no file URL.
+  const bin = join(process.cwd(), 'node_modules/.bin/prism');
+  const contract = join(process.cwd(), 'generated/openapi.yaml');
   prism = spawn(bin, ['mock', contract, '--host', '127.0.0.1', '--port', String(PRISM_PORT)], {
     stdio: 'ignore',
   });

@@ -69,7 +69,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * The plan as the wizard shows it: scale, detected fovea and optic disc, exclusion zones, grid settings, spots with their brightness and power, sign-off and parameter set. `step` says where the wizard stands ("pre_"/"initial_" steps are the system's proposals, the others the user's confirmations). Before processing has finished the plan is empty at `initial_exclusion_boundaries`.
+ * **Addition.** The plan as the wizard shows it: scale, detected fovea and optic disc, exclusion zones, grid settings, spots with their brightness and power, sign-off and parameter set. `step` says where the wizard stands ("pre_"/"initial_" steps are the system's proposals, the others the user's confirmations). Before processing has finished the plan is empty at `initial_exclusion_boundaries`.
  * @summary Read the plan of a session
  */
 export const getPlan = (
@@ -161,7 +161,7 @@ export function useGetPlan<TData = Awaited<ReturnType<typeof getPlan>>, TError =
 
 
 /**
- * Wizard step 1: confirms the FAZ and ONH zones as proposed at processing, or as moved and resized by the user (image pixels; the server derives µm from the plan's scale). The step becomes `exclusion_boundaries` and the server at once proposes the macula grid around the fovea, skipping every spot that touches a zone: the answer is at `pre_macula_grid_pattern`. Allowed from `initial_exclusion_boundaries` to `confirm_sign_off`; saving again resets every later step (grid, brightness and final adjustments are proposed anew). 409 before processing has finished or after sign-off; 422 when a zone lies outside the image or the zones overlap; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
+ * **Addition.** Wizard step 1: confirms the FAZ and ONH zones as proposed at processing, or as moved and resized by the user (image pixels; the server derives µm from the plan's scale). The step becomes `exclusion_boundaries` and the server at once proposes the macula grid around the fovea, skipping every spot that touches a zone: the answer is at `pre_macula_grid_pattern`. Allowed from `initial_exclusion_boundaries` to `confirm_sign_off`; saving again resets every later step (grid, brightness and final adjustments are proposed anew). 409 before processing has finished or after sign-off; 422 when a zone lies outside the image or the zones overlap; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
  * @summary Confirm the exclusion zones
  */
 export const saveExclusionZones = (
@@ -227,7 +227,7 @@ export const useSaveExclusionZones = <TError = ErrorType<UnauthorizedResponse | 
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Wizard step 2: confirms the grid settings (pattern, spot size, spacing in spot diameters, inner and outer radius of the ring around the fovea) and the spots the user removed. The server lays the grid out again from the settings, never touching an exclusion zone; the step becomes `macula_grid_pattern` and the server proposes the brightness-adapted powers: the answer is normally at `pre_brightness`. When the proposal takes longer, the answer is at `macula_grid_pattern` and the plan moves to `pre_brightness` shortly after (read it again with `GET /treatments/{id}/plan`). The session's spot size and spacing follow the settings. Allowed from `pre_macula_grid_pattern` to `confirm_sign_off`; saving again resets brightness and final adjustments. 409 when the exclusion zones are not confirmed yet or after sign-off; 422 for invalid settings (e.g. outer radius not larger than inner radius); 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
+ * **Addition.** Wizard step 2: confirms the grid settings (pattern, spot size, spacing in spot diameters, inner and outer radius of the ring around the fovea) and the spots the user removed. The server lays the grid out again from the settings, never touching an exclusion zone; the step becomes `macula_grid_pattern` and the server proposes the brightness-adapted powers: the answer is normally at `pre_brightness`. When the proposal takes longer, the answer is at `macula_grid_pattern` and the plan moves to `pre_brightness` shortly after (read it again with `GET /treatments/{id}/plan`). The session's spot size and spacing follow the settings. Allowed from `pre_macula_grid_pattern` to `confirm_sign_off`; saving again resets brightness and final adjustments. 409 when the exclusion zones are not confirmed yet or after sign-off; 422 for invalid settings (e.g. outer radius not larger than inner radius); 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
  * @summary Confirm the macula grid
  */
 export const saveMaculaGrid = (
@@ -293,7 +293,7 @@ export const useSaveMaculaGrid = <TError = ErrorType<UnauthorizedResponse | Forb
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Wizard step 3: confirms the proposed per-spot powers, optionally with other bounds for the power factor (an empty body confirms the proposal). Each spot's power is the session's laser dose times a factor from the local fundus brightness relative to the treated area's median, bounded by `minFactor` and `maxFactor`; the median becomes the session's brightness. The step becomes `brightness` and the plan moves on to `confirm_sign_off`, which is what the answer shows. Allowed from `pre_brightness` to `confirm_sign_off`; saving again resets the final adjustments. 409 when the grid is not confirmed yet, after sign-off, or when a resulting power is outside the device limits; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
+ * **Addition.** Wizard step 3: confirms the proposed per-spot powers, optionally with other bounds for the power factor (an empty body confirms the proposal). Each spot's power is the session's laser dose times a factor from the local fundus brightness relative to the treated area's median, bounded by `minFactor` and `maxFactor`; the median becomes the session's brightness. The step becomes `brightness` and the plan moves on to `confirm_sign_off`, which is what the answer shows. Allowed from `pre_brightness` to `confirm_sign_off`; saving again resets the final adjustments. 409 when the grid is not confirmed yet, after sign-off, or when a resulting power is outside the device limits; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
  * @summary Confirm the brightness-adapted powers
  */
 export const saveBrightness = (
@@ -359,7 +359,7 @@ export const useSaveBrightness = <TError = ErrorType<UnauthorizedResponse | Forb
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Wizard step 4, before the sign-off: last changes to the laser dose, pulse duration and laser mode and to the spots removed. Powers are recomputed from the brightness factors and the plan stays at `confirm_sign_off`; the session's laser settings follow. Only at `confirm_sign_off` (409 otherwise: earlier steps not done, or already signed off); 409 also when a resulting power is outside the device limits; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified. Signing off is `POST /treatments/{id}/confirm` (physicians only).
+ * **Addition.** Wizard step 4, before the sign-off: last changes to the laser dose, pulse duration and laser mode and to the spots removed. Powers are recomputed from the brightness factors and the plan stays at `confirm_sign_off`; the session's laser settings follow. Only at `confirm_sign_off` (409 otherwise: earlier steps not done, or already signed off); 409 also when a resulting power is outside the device limits; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified. Signing off is `POST /treatments/{id}/confirm` (physicians only).
  * @summary Save final adjustments before sign-off
  */
 export const saveFinalAdjustments = (

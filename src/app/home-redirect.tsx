@@ -1,0 +1,10 @@
+import { Navigate } from 'react-router-dom';
+import { PageSpinner } from '@/components/page-spinner';
+import { useSessionGate } from './session-gate';
+
+/** `/`: a spinner while the profile loads, then on to the home of the user's role (seed-spec §2). */
+export function HomeRedirect() {
+  const gate = useSessionGate();
+  if (gate.state === 'redirect') return <Navigate to={gate.to} replace />;
+  return <PageSpinner />;
+}

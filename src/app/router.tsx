@@ -1,0 +1,75 @@
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { PageSpinner } from '@/components/page-spinner';
+import { UnexpectedErrorPage } from '@/features/errors/unexpected-error-page';
+import { paths } from './paths';
+
+/*
+ * Every screen is its own chunk (lazy). Only the routes built so far are registered; paths.ts names all
+ * routes of the specification. Anything else, e.g. /admin/devices before its issue lands, is a 404.
+ */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: Outlet,
+    // Eager on purpose: it must show when loading a lazy route fails.
+    errorElement: <UnexpectedErrorPage />,
+    hydrateFallbackElement: <PageSpinner />,
+    children: [
+      {
+        index: true,
+        lazy: async () => ({ Component: (await import('./home-redirect')).HomeRedirect }),
+      },
+      {
+        path: paths.auth.signIn.path,
+        lazy: async () => ({ Component: (await import('@/features/auth/sign-in-page')).SignInPage }),
+      },
+      {
+        path: paths.errors.unauthorized.path,
+        lazy: async () => ({ Component: (await import('@/features/errors/unauthorized-page')).UnauthorizedPage }),
+      },
+      {
+        path: paths.errors.forbidden.path,
+        lazy: async () => ({ Component: (await import('@/features/errors/forbidden-page')).ForbiddenPage }),
+      },
+      {
+        path: paths.admin.root.path,
+        lazy: async () => {
+          const { SignedInLayout } = await import('./signed-in-layout');
+          return { Component: () => <SignedInLayout area="admin" /> };
+        },
+        children: [
+          {
+            index: true,
+            lazy: async () => {
+              const { AreaStartPage } = await import('./area-start-page');
+              return { Component: () => <AreaStartPage area="admin" /> };
+            },
+          },
+        ],
+      },
+      {
+        path: paths.physician.root.path,
+        lazy: async () => {
+          const { SignedInLayout } = await import('./signed-in-layout');
+          return { Component: () => <SignedInLayout area="physician" /> };
+        },
+        children: [
+          { index: true, element: <Navigate to={paths.physician.list.getHref()} replace /> },
+          {
+            path: paths.physician.list.path,
+            lazy: async () => {
+              const { AreaStartPage } = await import('./area-start-page');
+              return { Component: () => <AreaStartPage area="physician" /> };
+            },
+          },
+        ],
+      },
+      {
+        path: paths.errors.notFound.path,
+        lazy: async () => ({ Component: (await import('@/features/errors/not-found-page')).NotFoundPage }),
+      },
+    ],
+  },
+];
+
+export const createAppRouter = () => createBrowserRouter(routes);

@@ -1,0 +1,29 @@
+import { useGetProfile } from '@generated/hooks/profile/profile';
+import type { Profile } from '@generated/model/profile';
+import { getToken } from '@/lib/auth-storage';
+import { paths } from './paths';
+import { areaOfRole, roleHome, type Area } from './role-home';
+
+export type SessionGate =
+  | { state: 'loading' }
+  | { state: 'redirect'; to: string }
+  | { state: 'ready'; profile: Profile };
+
+/**
+ * Who may see a signed-in page (seed-spec §2, §6): no token or no profile → /sign-in; without `area`
+ * (the / hub) → the home of the user's role; with `area` → the page, or /forbidden for another role.
+ */
+export function useSessionGate(area?: Area): SessionGate {
+  const hasToken = getToken() !== null;
+  const profileQuery = useGetProfile({ query: { enabled: hasToken } });
+
+  if (!hasToken) return { state: 'redirect', to: paths.auth.signIn.getHref() };
+  // A failed background refetch keeps the profile we have: only a profile never loaded signs out.
+  const profile = profileQuery.data?.data;
+  if (!profile) {
+    return profileQuery.isError ? { state: 'redirect', to: paths.auth.signIn.getHref() } : { state: 'loading' };
+  }
+  if (area === undefined) return { state: 'redirect', to: roleHome(profile.role) };
+  if (areaOfRole(profile.role) !== area) return { state: 'redirect', to: paths.errors.forbidden.getHref() };
+  return { state: 'ready', profile };
+}

@@ -1,0 +1,158 @@
+import { Button, Callout, Card, Checkbox, FormGroup, InputGroup, Spinner } from '@blueprintjs/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { useForm, type UseFormSetError } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { useSignIn } from '@generated/hooks/auth/auth';
+import { getGetProfileQueryOptions } from '@generated/hooks/profile/profile';
+import { paths } from '@/app/paths';
+import { LanguageSwitch } from '@/components/language-switch';
+import { useValidationMessage } from '@/components/use-validation-message';
+import { ApiError } from '@/lib/api-client';
+import { setToken } from '@/lib/auth-storage';
+import { toUiLanguage } from '@/lib/i18n';
+import {
+  signInErrorMap,
+  signInFormSchema,
+  type SignInFormInput,
+  type SignInFormValues,
+} from './sign-in-schema';
+
+const resolver = zodResolver(signInFormSchema, { error: signInErrorMap });
+
+/** A 422 may carry localised messages per field: show them under the fields. */
+function showFieldErrors(error: ApiError, setError: UseFormSetError<SignInFormInput>): void {
+  for (const field of ['email', 'password'] as const) {
+    const message = error.errors?.[field]?.[0];
+    if (message) setError(field, { type: 'server', message });
+  }
+}
+
+export function SignInPage() {
+  const { t, i18n } = useTranslation(['auth', 'common']);
+  const validationMessage = useValidationMessage();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const ids = { email: useId(), password: useId(), emailError: useId(), passwordError: useId() };
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<SignInFormInput, unknown, SignInFormValues>({
+    resolver,
+    defaultValues: { email: '', password: '', remember: true },
+  });
+
+  const signIn = useSignIn({
+    mutation: {
+      onSuccess: ({ data: { token, profile } }, { data: { remember } }) => {
+        setToken(token, remember ?? true);
+        // Nothing cached for a previous user may leak into this session.
+        queryClient.removeQueries();
+        queryClient.setQueryData(getGetProfileQueryOptions().queryKey, { status: 'Success', data: profile });
+        const language = toUiLanguage(profile.lang);
+        if (language) void i18n.changeLanguage(language);
+        void navigate(paths.home.getHref(), { replace: true });
+      },
+      onError: (error) => {
+        if (error instanceof ApiError) showFieldErrors(error, setError);
+      },
+    },
+  });
+
+  const failure = (() => {
+    const error = signIn.error;
+    if (!error) return undefined;
+    if (error.status === 401) return t('signIn.failed');
+    if (!error.status) return t('signIn.unreachable');
+    return error.message;
+  })();
+
+  const { ref: emailRef, ...emailField } = register('email');
+  const { ref: passwordRef, ...passwordField } = register('password');
+  const { ref: rememberRef, ...rememberField } = register('remember');
+  const emailError = validationMessage(errors.email?.message);
+  const passwordError = validationMessage(errors.password?.message);
+
+  return (
+    <main className="mp-page-center mp-auth-page">
+      <Card className="mp-auth-card" elevation={2}>
+        <p className="mp-brand">{t('common:appName')}</p>
+        <h1 className="mp-page-title">{t('signIn.title')}</h1>
+        <p className="mp-muted">{t('signIn.intro')}</p>
+
+        {failure && (
+          <Callout intent="danger" role="alert" className="mp-form-alert">
+            {failure}
+          </Callout>
+        )}
+
+        <form noValidate onSubmit={handleSubmit((data) => signIn.mutate({ data }))}>
+          <FormGroup
+            label={t('signIn.email')}
+            labelFor={ids.email}
+            intent={emailError ? 'danger' : 'none'}
+            helperText={emailError && <span id={ids.emailError}>{emailError}</span>}
+          >
+            <InputGroup
+              {...emailField}
+              inputRef={emailRef}
+              id={ids.email}
+              type="email"
+              autoComplete="username"
+              size="large"
+              intent={emailError ? 'danger' : 'none'}
+              aria-invalid={emailError ? true : undefined}
+              aria-describedby={emailError ? ids.emailError : undefined}
+            />
+          </FormGroup>
+
+          <FormGroup
+            label={t('signIn.password')}
+            labelFor={ids.password}
+            intent={passwordError ? 'danger' : 'none'}
+            helperText={passwordError && <span id={ids.passwordError}>{passwordError}</span>}
+          >
+            <InputGroup
+              {...passwordField}
+              inputRef={passwordRef}
+              id={ids.password}
+              type="password"
+              autoComplete="current-password"
+              size="large"
+              intent={passwordError ? 'danger' : 'none'}
+              aria-invalid={passwordError ? true : undefined}
+              aria-describedby={passwordError ? ids.passwordError : undefined}
+            />
+          </FormGroup>
+
+          <div className="mp-form-row">
+            <Checkbox {...rememberField} inputRef={rememberRef} label={t('signIn.remember')} />
+            <Link to={paths.auth.resetPassword.getHref()}>{t('signIn.forgotPassword')}</Link>
+          </div>
+
+          {/* Blueprint's own `loading` spinner is labelled in English only. */}
+          <Button
+            type="submit"
+            intent="primary"
+            size="large"
+            fill
+            disabled={signIn.isPending}
+            aria-busy={signIn.isPending}
+            icon={signIn.isPending ? <Spinner size={16} aria-label={t('common:loading')} /> : undefined}
+          >
+            {t('signIn.submit')}
+          </Button>
+        </form>
+
+        <div className="mp-auth-footer">
+          <LanguageSwitch />
+        </div>
+      </Card>
+    </main>
+  );
+}

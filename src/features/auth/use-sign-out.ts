@@ -1,0 +1,25 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { useLogout } from '@generated/hooks/auth/auth';
+import { paths } from '@/app/paths';
+import { clearToken } from '@/lib/auth-storage';
+
+/**
+ * Logout (seed-spec §4): tells the server to invalidate the token, then forgets it locally and leaves for
+ * /sign-in. A failed call (offline, token already invalid) still signs out locally.
+ */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const logout = useLogout({
+    mutation: {
+      onSettled: () => {
+        clearToken();
+        // Queries only: the logout mutation itself is still settling.
+        queryClient.removeQueries();
+        void navigate(paths.auth.signIn.getHref(), { replace: true });
+      },
+    },
+  });
+  return { signOut: () => logout.mutate(), isSigningOut: logout.isPending };
+}
