@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The catalogues in locales/: English is the key source, German must match it file for file, key for key
+ * and placeholder for placeholder, and must really be translated.
+ */
+const LANGUAGES = ['en', 'de'] as const;
+
+type Tree = { [key: string]: string | Tree };
+
+// Every catalogue on disk, found by Vite's glob (not the list src/lib/i18n.ts bundles), keyed by path.
+const catalogues = import.meta.glob<Tree>('../../locales/*/*.json', { eager: true, import: 'default' });
+
+/**
+ * German values that may equal the English ones, as "<file>:<key>": names, and words that are the same in
+ * both languages.
+ */
+const SAME_IN_BOTH = new Set([
+  'common:appName', // product name
+  'common:language.en', // each language names itself
+  'common:language.de',
+  'common:profileSummary.name', // "Name" is German too
+]);
+
+const filesOf = (language: string): string[] =>
+  Object.keys(catalogues)
+    .filter((file) => file.startsWith(`../../locales/${language}/`))
+    .map((file) => file.slice(`../../locales/${language}/`.length))
+    .sort();
+
+const read = (language: string, file: string): Tree => catalogues[`../../locales/${language}/${file}`] ?? {};
+
+/** Flattens nested keys to "a.b.c" → value. */
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const entries = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') entries.set(name, value);
+    else for (const [k, v] of flatten(value, name)) entries.set(k, v);
+  }
+  return entries;
+}
+
+const placeholders = (value: string) => [...value.matchAll(/{{\s*([^}\s,]+)[^}]*}}/g)].map((m) => m[1]).sort();
+
+const files = filesOf('en');
+
+describe('locales', () => {
+  it('has the same files in every language', () => {
+    expect(files.length).toBeGreaterThan(0);
+    for (const language of LANGUAGES) expect(filesOf(language)).toEqual(files);
+  });
+
+  describe.each(files)('%s', (file) => {
+    const en = flatten(read('en', file));
+    const de = flatten(read('de', file));
+    const namespace = file.replace(/\.json$/, '');
+
+    it('has the same keys in German as in English', () => {
+      expect([...de.keys()].sort()).toEqual([...en.keys()].sort());
+    });
+
+    it('has only non-empty strings as values', () => {
+      for (const [key, value] of [...en, ...de]) expect(value.trim(), key).not.toBe('');
+    });
+
+    it('uses the same {{placeholders}} per key', () => {
+      for (const [key, value] of en) expect(placeholders(de.get(key) ?? ''), key).toEqual(placeholders(value));
+    });
+
+    it('is translated: no German value equals the English one unless allowed', () => {
+      const untranslated = [...en]
+        .filter(([key, value]) => de.get(key) === value && !SAME_IN_BOTH.has(`${namespace}:${key}`))
+        .map(([key]) => `${namespace}:${key}`);
+      expect(untranslated).toEqual([]);
+    });
+  });
+
+  it('lists no allowed duplicate that is not one', () => {
+    const stale = [...SAME_IN_BOTH].filter((entry) => {
+      const [namespace, key] = entry.split(':');
+      const file = `${namespace}.json`;
+      if (!files.includes(file)) return true;
+      const value = flatten(read('en', file)).get(key);
+      return value === undefined || flatten(read('de', file)).get(key) !== value;
+    });
+    expect(stale).toEqual([]);
+  });
+});
