@@ -3,13 +3,6 @@
  */
 
 /**
- * UI language code.
+ * UI language of the caller, `en` or `de` (a region such as `de-DE` is accepted). The server answers its messages in this language; absent or other values fall back to English.
  */
-export type LanguageParameter = typeof LanguageParameter[keyof typeof LanguageParameter];
-
-
-// eslint-disable-next-line @typescript-eslint/no-redeclare
-export const LanguageParameter = {
-  en: 'en',
-  de: 'de',
-} as const;
+export type LanguageParameter = string;

@@ -110,6 +110,7 @@ describe.each(operations.map((op) => [key(op), op] as const))('operation %s', (_
       if (!everyRole) expect(statuses).toContain('403');
     }
     if (op.path.includes('{id}')) expect(statuses).toContain('404');
+    if (op.requestBody) expect(statuses).toEqual(expect.arrayContaining(['400', '422']));
   });
 });
 

@@ -12,6 +12,7 @@ export interface ContractOperation {
   summary?: string;
   description?: string;
   security?: unknown[];
+  requestBody?: unknown;
   'x-roles'?: string[];
   responses: Record<string, { content?: Record<string, { example?: unknown; examples?: Record<string, unknown> }> }>;
 }

@@ -25,6 +25,10 @@ import type {
 } from '../../model/acceptInvite';
 
 import type {
+  BadRequestResponse
+} from '../../model/badRequestResponse';
+
+import type {
   DoneResponse
 } from '../../model/doneResponse';
 
@@ -201,7 +205,7 @@ export const acceptInvite = (
   
 
 
-export const getAcceptInviteMutationOptions = <TError = ErrorType<ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
+export const getAcceptInviteMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptInvite>>, TError,{data: BodyType<AcceptInvite>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof acceptInvite>>, TError,{data: BodyType<AcceptInvite>}, TContext> => {
 
@@ -228,12 +232,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AcceptInviteMutationResult = NonNullable<Awaited<ReturnType<typeof acceptInvite>>>
     export type AcceptInviteMutationBody = BodyType<AcceptInvite>
-    export type AcceptInviteMutationError = ErrorType<ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>
+    export type AcceptInviteMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>
 
     /**
  * @summary Accept an invitation and set the password
  */
-export const useAcceptInvite = <TError = ErrorType<ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
+export const useAcceptInvite = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptInvite>>, TError,{data: BodyType<AcceptInvite>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof acceptInvite>>,
@@ -266,7 +270,7 @@ export const signIn = (
   
 
 
-export const getSignInMutationOptions = <TError = ErrorType<ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>,
+export const getSignInMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signIn>>, TError,{data: BodyType<SignInRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signIn>>, TError,{data: BodyType<SignInRequest>}, TContext> => {
 
@@ -293,12 +297,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignInMutationResult = NonNullable<Awaited<ReturnType<typeof signIn>>>
     export type SignInMutationBody = BodyType<SignInRequest>
-    export type SignInMutationError = ErrorType<ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>
+    export type SignInMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>
 
     /**
  * @summary Sign in
  */
-export const useSignIn = <TError = ErrorType<ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>,
+export const useSignIn = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signIn>>, TError,{data: BodyType<SignInRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof signIn>>,
@@ -394,7 +398,7 @@ export const resetPassword = (
   
 
 
-export const getResetPasswordMutationOptions = <TError = ErrorType<ValidationFailedResponse | TooManyRequestsResponse>,
+export const getResetPasswordMutationOptions = <TError = ErrorType<BadRequestResponse | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>}, TContext> => {
 
@@ -421,12 +425,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
     export type ResetPasswordMutationBody = BodyType<ResetPasswordRequest>
-    export type ResetPasswordMutationError = ErrorType<ValidationFailedResponse | TooManyRequestsResponse>
+    export type ResetPasswordMutationError = ErrorType<BadRequestResponse | ValidationFailedResponse | TooManyRequestsResponse>
 
     /**
  * @summary Request a password reset e-mail
  */
-export const useResetPassword = <TError = ErrorType<ValidationFailedResponse | TooManyRequestsResponse>,
+export const useResetPassword = <TError = ErrorType<BadRequestResponse | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetPassword>>,
@@ -552,7 +556,7 @@ export const resetConfirmation = (
   
 
 
-export const getResetConfirmationMutationOptions = <TError = ErrorType<ErrorEnvelope | ValidationFailedResponse>,
+export const getResetConfirmationMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetConfirmation>>, TError,{data: BodyType<ResetConfirmation>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetConfirmation>>, TError,{data: BodyType<ResetConfirmation>}, TContext> => {
 
@@ -579,12 +583,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetConfirmationMutationResult = NonNullable<Awaited<ReturnType<typeof resetConfirmation>>>
     export type ResetConfirmationMutationBody = BodyType<ResetConfirmation>
-    export type ResetConfirmationMutationError = ErrorType<ErrorEnvelope | ValidationFailedResponse>
+    export type ResetConfirmationMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse>
 
     /**
  * @summary Set a new password from a reset link
  */
-export const useResetConfirmation = <TError = ErrorType<ErrorEnvelope | ValidationFailedResponse>,
+export const useResetConfirmation = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetConfirmation>>, TError,{data: BodyType<ResetConfirmation>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetConfirmation>>,

@@ -21,6 +21,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse
+} from '../../model/badRequestResponse';
+
+import type {
   DeviceListResponse
 } from '../../model/deviceListResponse';
 
@@ -180,7 +184,7 @@ export const updateClinicSettings = (
   
 
 
-export const getUpdateClinicSettingsMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const getUpdateClinicSettingsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext> => {
 
@@ -207,12 +211,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateClinicSettingsMutationResult = NonNullable<Awaited<ReturnType<typeof updateClinicSettings>>>
     export type UpdateClinicSettingsMutationBody = BodyType<SecuritySettings>
-    export type UpdateClinicSettingsMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
+    export type UpdateClinicSettingsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
 
     /**
  * @summary Change the security settings
  */
-export const useUpdateClinicSettings = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const useUpdateClinicSettings = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateClinicSettings>>,
@@ -245,7 +249,7 @@ export const forceResetPassword = (
   
 
 
-export const getForceResetPasswordMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const getForceResetPasswordMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forceResetPassword>>, TError,{data: BodyType<ForceResetPassword>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof forceResetPassword>>, TError,{data: BodyType<ForceResetPassword>}, TContext> => {
 
@@ -272,12 +276,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ForceResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof forceResetPassword>>>
     export type ForceResetPasswordMutationBody = BodyType<ForceResetPassword>
-    export type ForceResetPasswordMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
+    export type ForceResetPasswordMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
 
     /**
  * @summary Force a password reset
  */
-export const useForceResetPassword = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const useForceResetPassword = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forceResetPassword>>, TError,{data: BodyType<ForceResetPassword>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof forceResetPassword>>,

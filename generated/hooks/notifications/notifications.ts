@@ -21,6 +21,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse
+} from '../../model/badRequestResponse';
+
+import type {
   ForbiddenResponse
 } from '../../model/forbiddenResponse';
 
@@ -180,7 +184,7 @@ export const deleteNotifications = (
   
 
 
-export const getDeleteNotificationsMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const getDeleteNotificationsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteNotifications>>, TError,{data: BodyType<NotificationDelete>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteNotifications>>, TError,{data: BodyType<NotificationDelete>}, TContext> => {
 
@@ -207,12 +211,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteNotificationsMutationResult = NonNullable<Awaited<ReturnType<typeof deleteNotifications>>>
     export type DeleteNotificationsMutationBody = BodyType<NotificationDelete>
-    export type DeleteNotificationsMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
+    export type DeleteNotificationsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
 
     /**
  * @summary Delete own notifications
  */
-export const useDeleteNotifications = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const useDeleteNotifications = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteNotifications>>, TError,{data: BodyType<NotificationDelete>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteNotifications>>,
@@ -245,7 +249,7 @@ export const markNotificationsRead = (
   
 
 
-export const getMarkNotificationsReadMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const getMarkNotificationsReadMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markNotificationsRead>>, TError,{data: BodyType<NotificationRead>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof markNotificationsRead>>, TError,{data: BodyType<NotificationRead>}, TContext> => {
 
@@ -272,12 +276,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type MarkNotificationsReadMutationResult = NonNullable<Awaited<ReturnType<typeof markNotificationsRead>>>
     export type MarkNotificationsReadMutationBody = BodyType<NotificationRead>
-    export type MarkNotificationsReadMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
+    export type MarkNotificationsReadMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
 
     /**
  * @summary Mark own notifications as read
  */
-export const useMarkNotificationsRead = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const useMarkNotificationsRead = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markNotificationsRead>>, TError,{data: BodyType<NotificationRead>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof markNotificationsRead>>,
@@ -402,7 +406,7 @@ export const updateNotificationSettings = (
   
 
 
-export const getUpdateNotificationSettingsMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const getUpdateNotificationSettingsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateNotificationSettings>>, TError,{data: BodyType<NotificationSettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateNotificationSettings>>, TError,{data: BodyType<NotificationSettings>}, TContext> => {
 
@@ -429,12 +433,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateNotificationSettingsMutationResult = NonNullable<Awaited<ReturnType<typeof updateNotificationSettings>>>
     export type UpdateNotificationSettingsMutationBody = BodyType<NotificationSettings>
-    export type UpdateNotificationSettingsMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
+    export type UpdateNotificationSettingsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
 
     /**
  * @summary Change the own notification settings
  */
-export const useUpdateNotificationSettings = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const useUpdateNotificationSettings = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateNotificationSettings>>, TError,{data: BodyType<NotificationSettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateNotificationSettings>>,

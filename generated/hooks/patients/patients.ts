@@ -21,6 +21,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse
+} from '../../model/badRequestResponse';
+
+import type {
   ComparePatientTreatmentsParams
 } from '../../model/comparePatientTreatmentsParams';
 
@@ -221,7 +225,7 @@ export const createPatient = (
   
 
 
-export const getCreatePatientMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const getCreatePatientMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext> => {
 
@@ -248,12 +252,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreatePatientMutationResult = NonNullable<Awaited<ReturnType<typeof createPatient>>>
     export type CreatePatientMutationBody = BodyType<PatientCreate>
-    export type CreatePatientMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
+    export type CreatePatientMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
 
     /**
  * @summary Add a new patient
  */
-export const useCreatePatient = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const useCreatePatient = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createPatient>>,
@@ -285,7 +289,7 @@ export const deletePatients = (
   
 
 
-export const getDeletePatientsMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
+export const getDeletePatientsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePatients>>, TError,{data: BodyType<IdList>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deletePatients>>, TError,{data: BodyType<IdList>}, TContext> => {
 
@@ -312,12 +316,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeletePatientsMutationResult = NonNullable<Awaited<ReturnType<typeof deletePatients>>>
     export type DeletePatientsMutationBody = BodyType<IdList>
-    export type DeletePatientsMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>
+    export type DeletePatientsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>
 
     /**
  * @summary Erase several patients for good
  */
-export const useDeletePatients = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
+export const useDeletePatients = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePatients>>, TError,{data: BodyType<IdList>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deletePatients>>,
@@ -350,7 +354,7 @@ export const bulkUpdatePatients = (
   
 
 
-export const getBulkUpdatePatientsMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>,
+export const getBulkUpdatePatientsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bulkUpdatePatients>>, TError,{data: BodyType<PatientBulkUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof bulkUpdatePatients>>, TError,{data: BodyType<PatientBulkUpdate>}, TContext> => {
 
@@ -377,12 +381,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type BulkUpdatePatientsMutationResult = NonNullable<Awaited<ReturnType<typeof bulkUpdatePatients>>>
     export type BulkUpdatePatientsMutationBody = BodyType<PatientBulkUpdate>
-    export type BulkUpdatePatientsMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>
+    export type BulkUpdatePatientsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>
 
     /**
  * @summary Archive, unarchive or restore several patients
  */
-export const useBulkUpdatePatients = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>,
+export const useBulkUpdatePatients = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bulkUpdatePatients>>, TError,{data: BodyType<PatientBulkUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bulkUpdatePatients>>,
@@ -508,7 +512,7 @@ export const updatePatient = (
   
 
 
-export const getUpdatePatientMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
+export const getUpdatePatientMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePatient>>, TError,{id: string;data: BodyType<PatientUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updatePatient>>, TError,{id: string;data: BodyType<PatientUpdate>}, TContext> => {
 
@@ -535,12 +539,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdatePatientMutationResult = NonNullable<Awaited<ReturnType<typeof updatePatient>>>
     export type UpdatePatientMutationBody = BodyType<PatientUpdate>
-    export type UpdatePatientMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>
+    export type UpdatePatientMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>
 
     /**
  * @summary Edit a patient
  */
-export const useUpdatePatient = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
+export const useUpdatePatient = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePatient>>, TError,{id: string;data: BodyType<PatientUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updatePatient>>,
@@ -636,7 +640,7 @@ export const requestPatientDeletion = (
   
 
 
-export const getRequestPatientDeletionMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getRequestPatientDeletionMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestPatientDeletion>>, TError,{id: string;data: BodyType<PatientDeletionRequestBody>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof requestPatientDeletion>>, TError,{id: string;data: BodyType<PatientDeletionRequestBody>}, TContext> => {
 
@@ -663,12 +667,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RequestPatientDeletionMutationResult = NonNullable<Awaited<ReturnType<typeof requestPatientDeletion>>>
     export type RequestPatientDeletionMutationBody = BodyType<PatientDeletionRequestBody>
-    export type RequestPatientDeletionMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type RequestPatientDeletionMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
 
     /**
  * @summary Request deletion of a patient
  */
-export const useRequestPatientDeletion = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useRequestPatientDeletion = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestPatientDeletion>>, TError,{id: string;data: BodyType<PatientDeletionRequestBody>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof requestPatientDeletion>>,

@@ -21,6 +21,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse
+} from '../../model/badRequestResponse';
+
+import type {
   BrightnessInput
 } from '../../model/brightnessInput';
 
@@ -181,7 +185,7 @@ export const saveExclusionZones = (
   
 
 
-export const getSaveExclusionZonesMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const getSaveExclusionZonesMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext> => {
 
@@ -208,12 +212,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveExclusionZonesMutationResult = NonNullable<Awaited<ReturnType<typeof saveExclusionZones>>>
     export type SaveExclusionZonesMutationBody = BodyType<ExclusionZonesInput>
-    export type SaveExclusionZonesMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
+    export type SaveExclusionZonesMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
 
     /**
  * @summary Confirm the exclusion zones
  */
-export const useSaveExclusionZones = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const useSaveExclusionZones = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveExclusionZones>>,
@@ -247,7 +251,7 @@ export const saveMaculaGrid = (
   
 
 
-export const getSaveMaculaGridMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const getSaveMaculaGridMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext> => {
 
@@ -274,12 +278,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveMaculaGridMutationResult = NonNullable<Awaited<ReturnType<typeof saveMaculaGrid>>>
     export type SaveMaculaGridMutationBody = BodyType<MaculaGridInput>
-    export type SaveMaculaGridMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
+    export type SaveMaculaGridMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
 
     /**
  * @summary Confirm the macula grid
  */
-export const useSaveMaculaGrid = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const useSaveMaculaGrid = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveMaculaGrid>>,
@@ -313,7 +317,7 @@ export const saveBrightness = (
   
 
 
-export const getSaveBrightnessMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const getSaveBrightnessMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext> => {
 
@@ -340,12 +344,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveBrightnessMutationResult = NonNullable<Awaited<ReturnType<typeof saveBrightness>>>
     export type SaveBrightnessMutationBody = BodyType<BrightnessInput>
-    export type SaveBrightnessMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
+    export type SaveBrightnessMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
 
     /**
  * @summary Confirm the brightness-adapted powers
  */
-export const useSaveBrightness = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const useSaveBrightness = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveBrightness>>,
@@ -379,7 +383,7 @@ export const saveFinalAdjustments = (
   
 
 
-export const getSaveFinalAdjustmentsMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const getSaveFinalAdjustmentsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext> => {
 
@@ -406,12 +410,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveFinalAdjustmentsMutationResult = NonNullable<Awaited<ReturnType<typeof saveFinalAdjustments>>>
     export type SaveFinalAdjustmentsMutationBody = BodyType<FinalAdjustmentsInput>
-    export type SaveFinalAdjustmentsMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
+    export type SaveFinalAdjustmentsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
 
     /**
  * @summary Save final adjustments before sign-off
  */
-export const useSaveFinalAdjustments = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const useSaveFinalAdjustments = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveFinalAdjustments>>,

@@ -12,6 +12,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse
+} from '../../model/badRequestResponse';
+
+import type {
   BroadcastingAuthRequest
 } from '../../model/broadcastingAuthRequest';
 
@@ -62,7 +66,7 @@ formUrlEncoded.append(`channel_name`, broadcastingAuthRequest.channel_name)
   
 
 
-export const getAuthorizeBroadcastingMutationOptions = <TError = ErrorType<UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getAuthorizeBroadcastingMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeBroadcasting>>, TError,{data: BodyType<BroadcastingAuthRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof authorizeBroadcasting>>, TError,{data: BodyType<BroadcastingAuthRequest>}, TContext> => {
 
@@ -89,12 +93,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AuthorizeBroadcastingMutationResult = NonNullable<Awaited<ReturnType<typeof authorizeBroadcasting>>>
     export type AuthorizeBroadcastingMutationBody = BodyType<BroadcastingAuthRequest>
-    export type AuthorizeBroadcastingMutationError = ErrorType<UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type AuthorizeBroadcastingMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>
 
     /**
  * @summary Authorise a realtime channel
  */
-export const useAuthorizeBroadcasting = <TError = ErrorType<UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useAuthorizeBroadcasting = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeBroadcasting>>, TError,{data: BodyType<BroadcastingAuthRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof authorizeBroadcasting>>,

@@ -21,6 +21,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse
+} from '../../model/badRequestResponse';
+
+import type {
   ErrorEnvelope
 } from '../../model/errorEnvelope';
 
@@ -122,7 +126,7 @@ formData.append(`file`, treatmentUpload.file)
   
 
 
-export const getUploadTreatmentMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
+export const getUploadTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadTreatment>>, TError,{data: BodyType<TreatmentUpload>;params?: UploadTreatmentParams}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof uploadTreatment>>, TError,{data: BodyType<TreatmentUpload>;params?: UploadTreatmentParams}, TContext> => {
 
@@ -149,12 +153,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UploadTreatmentMutationResult = NonNullable<Awaited<ReturnType<typeof uploadTreatment>>>
     export type UploadTreatmentMutationBody = BodyType<TreatmentUpload>
-    export type UploadTreatmentMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>
+    export type UploadTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>
 
     /**
  * @summary Upload an NPT exam file
  */
-export const useUploadTreatment = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
+export const useUploadTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadTreatment>>, TError,{data: BodyType<TreatmentUpload>;params?: UploadTreatmentParams}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadTreatment>>,
@@ -280,7 +284,7 @@ export const updateTreatment = (
   
 
 
-export const getUpdateTreatmentMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>,
+export const getUpdateTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext> => {
 
@@ -307,12 +311,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateTreatmentMutationResult = NonNullable<Awaited<ReturnType<typeof updateTreatment>>>
     export type UpdateTreatmentMutationBody = BodyType<TreatmentUpdate>
-    export type UpdateTreatmentMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>
+    export type UpdateTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>
 
     /**
  * @summary Change a session's details
  */
-export const useUpdateTreatment = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>,
+export const useUpdateTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateTreatment>>,
@@ -408,7 +412,7 @@ export const confirmTreatment = (
   
 
 
-export const getConfirmTreatmentMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>,
+export const getConfirmTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext> => {
 
@@ -435,12 +439,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ConfirmTreatmentMutationResult = NonNullable<Awaited<ReturnType<typeof confirmTreatment>>>
     export type ConfirmTreatmentMutationBody = BodyType<SignOffInput>
-    export type ConfirmTreatmentMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>
+    export type ConfirmTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>
 
     /**
  * @summary Sign off the plan
  */
-export const useConfirmTreatment = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>,
+export const useConfirmTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof confirmTreatment>>,
@@ -474,7 +478,7 @@ export const reportTreatmentIssue = (
   
 
 
-export const getReportTreatmentIssueMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getReportTreatmentIssueMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext> => {
 
@@ -501,12 +505,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ReportTreatmentIssueMutationResult = NonNullable<Awaited<ReturnType<typeof reportTreatmentIssue>>>
     export type ReportTreatmentIssueMutationBody = BodyType<IssueReportInput>
-    export type ReportTreatmentIssueMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type ReportTreatmentIssueMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
 
     /**
  * @summary Report an issue with a session
  */
-export const useReportTreatmentIssue = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useReportTreatmentIssue = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof reportTreatmentIssue>>,

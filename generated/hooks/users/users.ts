@@ -21,6 +21,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  BadRequestResponse
+} from '../../model/badRequestResponse';
+
+import type {
   BulkDeleteResult
 } from '../../model/bulkDeleteResult';
 
@@ -230,7 +234,7 @@ if(userCreateForm.draft !== undefined) {
   
 
 
-export const getCreateUserMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getCreateUserMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: BodyType<UserCreateForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: BodyType<UserCreateForm>}, TContext> => {
 
@@ -257,12 +261,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateUserMutationResult = NonNullable<Awaited<ReturnType<typeof createUser>>>
     export type CreateUserMutationBody = BodyType<UserCreateForm>
-    export type CreateUserMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type CreateUserMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>
 
     /**
  * @summary Add a staff user
  */
-export const useCreateUser = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useCreateUser = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: BodyType<UserCreateForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createUser>>,
@@ -294,7 +298,7 @@ export const deleteUsers = (
   
 
 
-export const getDeleteUsersMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getDeleteUsersMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUsers>>, TError,{data: BodyType<IdList>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteUsers>>, TError,{data: BodyType<IdList>}, TContext> => {
 
@@ -321,12 +325,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteUsersMutationResult = NonNullable<Awaited<ReturnType<typeof deleteUsers>>>
     export type DeleteUsersMutationBody = BodyType<IdList>
-    export type DeleteUsersMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type DeleteUsersMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
 
     /**
  * @summary Delete several staff users
  */
-export const useDeleteUsers = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useDeleteUsers = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUsers>>, TError,{data: BodyType<IdList>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteUsers>>,
@@ -359,7 +363,7 @@ export const bulkUpdateUsers = (
   
 
 
-export const getBulkUpdateUsersMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getBulkUpdateUsersMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bulkUpdateUsers>>, TError,{data: BodyType<UserBulkUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof bulkUpdateUsers>>, TError,{data: BodyType<UserBulkUpdate>}, TContext> => {
 
@@ -386,12 +390,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type BulkUpdateUsersMutationResult = NonNullable<Awaited<ReturnType<typeof bulkUpdateUsers>>>
     export type BulkUpdateUsersMutationBody = BodyType<UserBulkUpdate>
-    export type BulkUpdateUsersMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type BulkUpdateUsersMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
 
     /**
  * @summary Change the status of several staff users
  */
-export const useBulkUpdateUsers = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useBulkUpdateUsers = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bulkUpdateUsers>>, TError,{data: BodyType<UserBulkUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bulkUpdateUsers>>,
@@ -542,7 +546,7 @@ if(userForm.draft !== undefined) {
   
 
 
-export const getUpdateUserMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getUpdateUserMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{id: string;data: BodyType<UserForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{id: string;data: BodyType<UserForm>}, TContext> => {
 
@@ -569,12 +573,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateUserMutationResult = NonNullable<Awaited<ReturnType<typeof updateUser>>>
     export type UpdateUserMutationBody = BodyType<UserForm>
-    export type UpdateUserMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type UpdateUserMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>
 
     /**
  * @summary Edit a staff user
  */
-export const useUpdateUser = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useUpdateUser = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{id: string;data: BodyType<UserForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateUser>>,

@@ -1,0 +1,68 @@
+// Configuration from the environment, checked once at start: a wrong value stops the server with a
+// message that names the variable, instead of failing later in a request.
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  smtpUrl: string | null;
+  publicUrl: string;
+  production: boolean;
+  realtime: { appId: string; key: string; secret: string; cluster: string };
+  /** Largest request body (uploads included), bytes. */
+  bodyLimit: number;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (got "${raw}")`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')} (got "${parsed.protocol}")`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const production = env.NODE_ENV === 'production';
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const realtimeKey = env.PUSHER_APP_KEY ?? 'macula-local-key';
+  const realtimeSecret = env.PUSHER_APP_SECRET ?? (production ? '' : 'macula-local-secret');
+  if (!realtimeSecret) throw new ConfigError('PUSHER_APP_SECRET must be set when NODE_ENV=production');
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR || './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    production,
+    realtime: {
+      appId: env.PUSHER_APP_ID ?? 'macula-local',
+      key: realtimeKey,
+      secret: realtimeSecret,
+      cluster: env.PUSHER_CLUSTER ?? 'mt1',
+    },
+    bodyLimit: integer(env, 'MAX_UPLOAD_MB', 100, 1, 2048) * 1024 * 1024,
+  };
+}

@@ -1,0 +1,16 @@
+// Brings the schema up to date. Migrations are listed here in order; each runs once, in a transaction.
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as initial from './migrations/0001-initial';
+import type { Database } from './tables';
+
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+export async function migrate(db: Database): Promise<string[]> {
+  // Migrations work on untyped tables: they create them.
+  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,200 @@
+// Row types of the database tables (storage shapes, not the contract's: handlers map rows to the
+// generated contract models).
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ClinicsTable {
+  id: Generated<string>;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  clinic_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  physician_name: string | null;
+  role: string;
+  status: string;
+  invite_status: string;
+  previous_status: string | null;
+  password_hash: string | null;
+  password_changed_at: Timestamp | null;
+  must_change_password: Generated<boolean>;
+  lang: Generated<string>;
+  avatar_path: string | null;
+  avatar_type: string | null;
+  eula_accepted_at: Timestamp | null;
+  eula_version: string | null;
+  privacy_accepted_at: Timestamp | null;
+  privacy_version: string | null;
+  last_sign_in_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface AuthSessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  remember: boolean;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  last_seen_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: Timestamp | null;
+  ended_reason: string | null;
+}
+
+export interface UserTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  kind: 'invite' | 'reset';
+  token_hash: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface ThrottlesTable {
+  key: string;
+  failures: number;
+  window_started_at: Timestamp;
+  locked_until: Timestamp | null;
+}
+
+export interface SecuritySettingsTable {
+  clinic_id: string;
+  password_strength: Generated<string>;
+  password_renewal_interval: number | null;
+  password_renewal_period: Generated<string>;
+  user_scope: Generated<string>;
+  logout_time_interval: number | null;
+  logout_time_period: Generated<string>;
+  updated_at: UpdatedAt;
+}
+
+export interface SecuritySettingsUsersTable {
+  clinic_id: string;
+  user_id: string;
+}
+
+export interface DevicesTable {
+  id: Generated<string>;
+  clinic_id: string;
+  device_id: string;
+  optical_head_id: string;
+  camera: string;
+  description: string | null;
+  sync_app_status: string;
+  last_seen_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  clinic_id: string;
+  user_id: string;
+  category: string;
+  event: string;
+  params: Json<Record<string, string | number>>;
+  link: string | null;
+  read_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface NotificationSettingsTable {
+  user_id: string;
+  system: Generated<boolean>;
+  team_members: Generated<boolean>;
+  patients: Generated<boolean>;
+  news_and_updates: Generated<boolean>;
+  notify_via_email: Generated<boolean>;
+}
+
+export interface PatientsTable {
+  id: Generated<string>;
+  clinic_id: string;
+  name: string;
+  second_name: string;
+  /** YYYY-MM-DD (date columns are read as text, never as a Date in a time zone). */
+  birthday: string;
+  gender: string;
+  description: string | null;
+  status: Generated<string>;
+  device_patient_id: string | null;
+  deletion_reason: string | null;
+  deletion_requested_by: string | null;
+  deletion_requested_at: Timestamp | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface TreatmentsTable {
+  id: Generated<string>;
+  clinic_id: string;
+  patient_id: string;
+  number: number;
+  date: Timestamp;
+  eye: string;
+  description: string | null;
+  step: Generated<string>;
+  step_index: Generated<number>;
+  processing_state: Generated<string>;
+  locked: Generated<boolean>;
+  error_code: string | null;
+  error_message: string | null;
+  total_spots: Generated<number>;
+  brightness: number | null;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  clinic_id: string | null;
+  actor_id: string | null;
+  actor_role: string | null;
+  action: string;
+  outcome: string;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  detail: Json<Record<string, unknown>>;
+  at: CreatedAt;
+}
+
+export interface Tables {
+  clinics: ClinicsTable;
+  users: UsersTable;
+  auth_sessions: AuthSessionsTable;
+  user_tokens: UserTokensTable;
+  throttles: ThrottlesTable;
+  security_settings: SecuritySettingsTable;
+  security_settings_users: SecuritySettingsUsersTable;
+  devices: DevicesTable;
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
+  patients: PatientsTable;
+  treatments: TreatmentsTable;
+  audit_log: AuditLogTable;
+}
+
+export type Database = Kysely<Tables>;
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type PatientRow = Selectable<PatientsTable>;
+export type TreatmentRow = Selectable<TreatmentsTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
+export type DeviceRow = Selectable<DevicesTable>;

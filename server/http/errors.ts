@@ -1,0 +1,141 @@
+// Every failure leaves the server as the contract's error envelope, in the caller's language.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type MessageKey, type MessageParams, translate } from '../i18n';
+
+/** A failure the client caused or may see: status, stable code, localised message, field errors. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    readonly messageKey: MessageKey,
+    readonly params: MessageParams = {},
+    readonly fieldErrors: Record<string, MessageKey[]> = {},
+    /** Extra top-level members of the envelope (e.g. the NPT patient of a mismatch). */
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(code);
+  }
+}
+
+export const badRequest = (code = 'request.malformed', key: MessageKey = 'request.malformed') =>
+  new HttpError(400, code, key);
+export const unauthorized = (code = 'auth.unauthenticated', key: MessageKey = 'auth.unauthenticated') =>
+  new HttpError(401, code, key);
+export const forbidden = () => new HttpError(403, 'auth.forbidden', 'auth.forbidden');
+export const notFound = () => new HttpError(404, 'resource.not_found', 'resource.not_found');
+export const conflict = (code: string, key: MessageKey, params?: MessageParams) =>
+  new HttpError(409, code, key, params);
+/** Field errors: 422 with a message per field. */
+export const invalid = (fieldErrors: Record<string, MessageKey[]>) =>
+  new HttpError(422, 'request.invalid', 'request.invalid', {}, fieldErrors);
+
+interface AjvError {
+  instancePath?: string;
+  keyword?: string;
+  params?: Record<string, unknown>;
+  message?: string;
+}
+
+// Names the request field an ajv error is about: `/email` → email, a missing property → its name.
+function fieldOf(error: AjvError, context: string | undefined): string {
+  const path = (error.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  const missing = error.keyword === 'required' ? String(error.params?.missingProperty ?? '') : '';
+  const extra = error.keyword === 'additionalProperties' ? String(error.params?.additionalProperty ?? '') : '';
+  const name = [path, missing || extra].filter(Boolean).join('.');
+  if (name) return name;
+  return context === 'body' ? 'body' : (context ?? 'request');
+}
+
+function keyFor(error: AjvError): MessageKey {
+  switch (error.keyword) {
+    case 'required':
+      return 'validation.required';
+    case 'additionalProperties':
+      return 'validation.unknown_field';
+    case 'format':
+      return error.params?.format === 'email' ? 'validation.email' : 'validation.format';
+    case 'type':
+      return error.params?.type === 'number' || error.params?.type === 'integer'
+        ? 'validation.number'
+        : 'validation.type';
+    case 'maxLength':
+    case 'maxItems':
+      return 'validation.too_long';
+    case 'minLength':
+    case 'minItems':
+      return 'validation.required';
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return 'validation.range';
+    case 'enum':
+    case 'const':
+      return 'validation.choice';
+    default:
+      return 'validation.invalid';
+  }
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: HttpError): FastifyReply {
+  const lang = request.lang ?? 'en';
+  const errors = Object.fromEntries(
+    Object.entries(error.fieldErrors).map(([field, keys]) => [field, keys.map((key) => translate(lang, key))]),
+  );
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.statusCode).send({
+    status: 'Error',
+    message: translate(lang, error.messageKey, error.params),
+    code: error.code,
+    ...(Object.keys(errors).length ? { errors } : {}),
+    ...error.extra,
+  });
+}
+
+function fromFastify(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): HttpError {
+  // A malformed id in the path names no resource: not found, as the contract documents for {id} paths.
+  if (error.validation && error.validationContext === 'params') return notFound();
+  if (error.validation) {
+    const fields: Record<string, MessageKey[]> = {};
+    for (const item of error.validation) {
+      const field = fieldOf(item, error.validationContext);
+      const key = keyFor(item);
+      fields[field] = [...new Set([...(fields[field] ?? []), key])];
+    }
+    return invalid(fields);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(415, 'request.unsupported_type', 'request.unsupported_type');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new HttpError(413, 'upload.too_large', 'upload.too_large');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return badRequest();
+  }
+  if (error.statusCode === 401) return unauthorized();
+  if (error.statusCode === 404) return notFound();
+  if (error instanceof SyntaxError || error.statusCode === 400) return badRequest();
+  if (error.statusCode === 413) return new HttpError(413, 'upload.too_large', 'upload.too_large');
+  if (error.statusCode === 415) return new HttpError(415, 'request.unsupported_type', 'request.unsupported_type');
+  return new HttpError(500, 'server.unexpected', 'server.unexpected');
+}
+
+/** Validation, security and unexpected errors become envelopes; internals are logged, never sent. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((raw, request, reply) => {
+    // The contract router wraps security-handler failures; their own errors are kept in `errors`.
+    const wrapped = (raw as { errors?: unknown[] }).errors?.find((e): e is HttpError => e instanceof HttpError);
+    const error = raw instanceof HttpError ? raw : (wrapped ?? fromFastify(raw as FastifyError));
+    if (error.statusCode >= 500) request.log.error({ err: raw }, 'unexpected failure');
+    return sendError(request, reply, error);
+  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound()));
+}

@@ -1,0 +1,20 @@
+// Handlers are keyed by the contract's operationId; each area of the API contributes an object of them.
+import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler narrows its own request
+export type Handler<R extends RouteGenericInterface = any> = (
+  request: FastifyRequest<R>,
+  reply: FastifyReply,
+) => Promise<unknown>;
+
+export type Handlers = Record<string, Handler>;
+
+/** The success envelope of the contract. */
+export const success = <T>(data: T, message?: string) => ({
+  status: 'Success' as const,
+  ...(message ? { message } : {}),
+  data,
+});
+
+/** A success envelope without data (actions). */
+export const done = (message: string) => ({ status: 'Success' as const, message });

@@ -1,0 +1,72 @@
+// Test data written straight to the database (the API under test creates its own through HTTP).
+import type { Database } from '../../server/db/tables';
+import { hashPassword } from '../../server/security/password-hash';
+import type { TestServer } from './helper';
+
+export const PASSWORD = 'Fovea-Ring-2026';
+
+export async function createClinic(db: Database, name = 'Augenklinik Test'): Promise<string> {
+  const clinic = await db.insertInto('clinics').values({ name }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('security_settings').values({ clinic_id: clinic.id }).execute();
+  return clinic.id;
+}
+
+export interface UserFixture {
+  clinicId: string;
+  role: string;
+  email?: string;
+  status?: string;
+  password?: string;
+  firstName?: string;
+  lastName?: string;
+}
+
+let counter = 0;
+
+export async function createUser(db: Database, user: UserFixture): Promise<{ id: string; email: string }> {
+  counter += 1;
+  const email = user.email ?? `${user.role}.${counter}.${Date.now()}@clinic.example`;
+  const status = user.status ?? 'active';
+  const row = await db
+    .insertInto('users')
+    .values({
+      clinic_id: user.clinicId,
+      email,
+      first_name: user.firstName ?? 'Test',
+      last_name: user.lastName ?? `User ${counter}`,
+      physician_name: null,
+      role: user.role,
+      status,
+      invite_status: status === 'active' || status === 'deactivated' ? 'accepted' : 'pending',
+      previous_status: null,
+      password_hash: await hashPassword(user.password ?? PASSWORD),
+      password_changed_at: new Date(),
+      avatar_path: null,
+      avatar_type: null,
+      eula_accepted_at: new Date(),
+      eula_version: '2026-01',
+      privacy_accepted_at: new Date(),
+      privacy_version: '2026-01',
+      last_sign_in_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, email };
+}
+
+export async function signIn(server: TestServer, email: string, password = PASSWORD): Promise<string> {
+  const answer = await server.call<{ data: { token: string } }>('POST', '/sign-in', {
+    json: { email, password, remember: true },
+  });
+  if (answer.status !== 200) throw new Error(`sign-in of ${email} failed with ${answer.status}`);
+  return answer.body.data.token;
+}
+
+export const ALL_ROLES = [
+  'clinic_physicians',
+  'clinic_nurses',
+  'clinic_it_admins',
+  'admins',
+  'service_engineers',
+  'data_scientists',
+] as const;

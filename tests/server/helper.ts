@@ -1,0 +1,140 @@
+// Starts the reference server for a test on loopback, on PGlite (default) or on PostgreSQL when
+// DATABASE_URL is set (each server in a schema of its own, dropped afterwards). Every answer received
+// through `call` is checked against the contract.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { expect } from 'vitest';
+import { buildApp } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import type { AppContext, Clock } from '../../server/context';
+import { openDatabase } from '../../server/db/database';
+import { migrate } from '../../server/db/migrate';
+import type { Database } from '../../server/db/tables';
+import { createFileStore } from '../../server/files';
+import { createMailer } from '../../server/mail/mailer';
+import { contractViolations } from './contract-validator';
+
+export interface TestClock extends Clock {
+  advance(ms: number): void;
+}
+
+export function testClock(start = Date.now()): TestClock {
+  let offset = 0;
+  return { now: () => new Date(start + offset), advance: (ms) => void (offset += ms) };
+}
+
+export interface CallOptions {
+  token?: string | null;
+  json?: unknown;
+  form?: FormData;
+  body?: string;
+  headers?: Record<string, string>;
+  lang?: 'en' | 'de';
+}
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestServer {
+  url: string;
+  ctx: AppContext;
+  db: Database;
+  clock: TestClock;
+  dataDir: string;
+  kind: 'pglite' | 'postgres';
+  /** Calls the API (path below /api) and checks the answer against the contract. */
+  call<T = Record<string, unknown>>(method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
+  /** E-mails written to the outbox, oldest first. */
+  outbox(): { file: string; text: string }[];
+  /** Restarts the HTTP server on the same database and data directory. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: { clock?: TestClock; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'macula-server-'));
+  const databaseUrl = process.env.DATABASE_URL || null;
+  const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://127.0.0.1:8080' });
+  const clock = options.clock ?? testClock();
+  const { db, kind } = await openDatabase({ databaseUrl, pgliteDir: join(dataDir, 'db'), schema });
+  await migrate(db);
+  const ctx: AppContext = {
+    config: { ...config, databaseUrl },
+    db,
+    clock,
+    mailer: createMailer({ smtpUrl: null, outboxDir: join(dataDir, 'outbox'), log: () => {} }),
+    files: createFileStore(join(dataDir, 'files')),
+  };
+  let app = await buildApp(ctx);
+  let url = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const server: TestServer = {
+    get url() {
+      return url;
+    },
+    ctx,
+    db,
+    clock,
+    dataDir,
+    kind,
+    async call(method, path, call = {}) {
+      const headers: Record<string, string> = { Language: call.lang ?? 'en', ...call.headers };
+      if (call.token) headers.Authorization = `Bearer ${call.token}`;
+      let body: string | FormData | undefined = call.body ?? call.form;
+      if (call.json !== undefined) {
+        headers['Content-Type'] = 'application/json';
+        body = JSON.stringify(call.json);
+      }
+      const response = await fetch(`${url}/api${path}`, { method, headers, body });
+      const contentType = response.headers.get('content-type') ?? '';
+      const parsed = contentType.includes('json') ? await response.json() : Buffer.from(await response.arrayBuffer());
+      const violations = contractViolations(method, `/api${path}`, response.status, contentType, parsed);
+      expect(violations, 'the answer must follow the contract').toEqual([]);
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    outbox() {
+      const dir = join(dataDir, 'outbox');
+      let files: string[] = [];
+      try {
+        files = readdirSync(dir).filter((f) => f.endsWith('.eml')).sort();
+      } catch {
+        return [];
+      }
+      return files.map((file) => ({ file, text: decodeMail(readFileSync(join(dir, file), 'utf8')) }));
+    },
+    async restart() {
+      await app.close();
+      app = await buildApp(ctx);
+      url = await app.listen({ port: 0, host: '127.0.0.1' });
+    },
+    async close() {
+      await app.close();
+      if (schema) await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
+      await db.destroy();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
+
+// Outbox e-mails are MIME; tests read their text (quoted-printable soft breaks and escapes undone).
+function decodeMail(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The first link in the newest e-mail to `to`. */
+export function linkFromMail(server: TestServer, to: string): URL {
+  const mail = [...server.outbox()].reverse().find((m) => m.text.includes(`To: ${to}`));
+  const link = mail?.text.match(/https?:\/\/[^\s]+/)?.[0];
+  if (!link) throw new Error(`no e-mail with a link to ${to}`);
+  return new URL(link);
+}
