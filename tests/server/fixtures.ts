@@ -1,6 +1,7 @@
 // Test data written straight to the database (the API under test creates its own through HTTP).
 import type { Database } from '../../server/db/tables';
 import { hashPassword } from '../../server/security/password-hash';
+import { hashToken, newToken } from '../../server/security/tokens';
 import type { TestServer } from './helper';
 
 export const PASSWORD = 'Fovea-Ring-2026';
@@ -70,3 +71,21 @@ export const ALL_ROLES = [
   'service_engineers',
   'data_scientists',
 ] as const;
+
+/** A bearer token for a user without going through sign-in (fast: no password hashing). */
+export async function sessionFor(db: Database, userId: string): Promise<string> {
+  const token = newToken();
+  await db
+    .insertInto('auth_sessions')
+    .values({
+      user_id: userId,
+      token_hash: hashToken(token),
+      remember: true,
+      ip: '127.0.0.1',
+      user_agent: 'test',
+      last_seen_at: new Date(),
+      expires_at: new Date(Date.now() + 24 * 60 * 60 * 1000),
+    })
+    .execute();
+  return token;
+}

@@ -1,0 +1,97 @@
+// Bad input against every JSON call of this server's areas: malformed or wrongly typed bodies, missing
+// and unknown fields, huge strings, SQL and HTML. The answer is a 4xx envelope (never a 5xx) and a
+// refused request leaves every table as it was.
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClinic, createUser, sessionFor } from './fixtures';
+import { contractOperations, exampleRequest, type ContractOperation } from './contract-requests';
+import { startServer, type TestServer } from './helper';
+
+const AREAS = ['auth', 'profile', 'users', 'clinic', 'notifications', 'patients', 'realtime'];
+const operations = contractOperations().filter(
+  (op) => AREAS.includes(op.tag) && op.requestBody && 'application/json' in (op.requestBody.content as object),
+);
+
+// Tables whose content a refused request must not change (audit and throttling record attempts).
+const TABLES = [
+  'clinics',
+  'users',
+  'user_tokens',
+  'security_settings',
+  'security_settings_users',
+  'devices',
+  'notifications',
+  'notification_settings',
+  'patients',
+  'treatments',
+] as const;
+
+let server: TestServer;
+let clinicId: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  clinicId = await createClinic(server.db);
+});
+afterAll(() => server.close());
+
+async function snapshot(): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  for (const table of TABLES) {
+    const row = await sql<{ digest: string | null }>`
+      select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${sql.table(table)} t
+    `.execute(server.db);
+    result[table] = row.rows[0]?.digest ?? '';
+  }
+  return result;
+}
+
+async function tokenFor(operation: ContractOperation): Promise<string | null> {
+  const role = operation.roles.find((r) => r !== 'public');
+  if (!role) return null;
+  const user = await createUser(server.db, { clinicId, role });
+  return sessionFor(server.db, user.id);
+}
+
+type Mutation = [name: string, body: (example: Record<string, unknown>) => string];
+
+const HUGE = 'x'.repeat(100_000);
+const HOSTILE = `'); drop table users; -- <script>alert(1)</script>`;
+const mapValues = (example: Record<string, unknown>, map: (value: unknown) => unknown) =>
+  Object.fromEntries(Object.entries(example).map(([key, value]) => [key, map(value)]));
+
+const MUTATIONS: Mutation[] = [
+  ['malformed JSON', () => '{"a": '],
+  ['an array', () => '[]'],
+  ['null', () => 'null'],
+  ['a bare string', () => '"text"'],
+  ['an unknown field', (example) => JSON.stringify({ ...example, notInTheContract: 1 })],
+  ['huge strings', (example) => JSON.stringify(mapValues(example, (v) => (typeof v === 'string' ? HUGE : v)))],
+  [
+    'wrong types',
+    (example) =>
+      JSON.stringify(mapValues(example, (v) => (typeof v === 'string' ? 12345 : typeof v === 'number' ? 'twelve' : 'yes'))),
+  ],
+  ['SQL and HTML in text', (example) => JSON.stringify(mapValues(example, (v) => (typeof v === 'string' ? HOSTILE : v)))],
+];
+
+describe.each(operations.map((op) => [`${op.method} ${op.template} (${op.operationId})`, op] as const))(
+  '%s',
+  (_name, operation) => {
+    it.each(MUTATIONS)('with %s: a 4xx envelope and nothing written', async (_mutation, makeBody) => {
+      const token = await tokenFor(operation);
+      const request = exampleRequest(operation);
+      const before = await snapshot();
+      const answer = await server.call(operation.method, request.path, {
+        token,
+        body: makeBody((request.json ?? {}) as Record<string, unknown>),
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expect(answer.status).toBeLessThan(500);
+      if (answer.status >= 400) {
+        expect(answer.body).toMatchObject({ status: 'Error' });
+        expect(await snapshot()).toEqual(before);
+      }
+    });
+  },
+);
