@@ -36,7 +36,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: ctx.config.bodyLimit,
-    trustProxy: true,
+    trustProxy: ctx.config.trustProxy,
   });
   installErrorHandling(app);
   installValidation(app);

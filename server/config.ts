@@ -13,6 +13,8 @@ export interface Config {
   realtime: { appId: string; key: string; secret: string; cluster: string };
   /** Largest request body (uploads included), bytes. */
   bodyLimit: number;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (throttling, audit). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -25,6 +27,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0 (got "${env[name]}")`);
 }
 
 function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string | null {
@@ -64,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cluster: env.PUSHER_CLUSTER ?? 'mt1',
     },
     bodyLimit: integer(env, 'MAX_UPLOAD_MB', 100, 1, 2048) * 1024 * 1024,
+    trustProxy: flag(env, 'TRUST_PROXY'),
   };
 }

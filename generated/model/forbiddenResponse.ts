@@ -4,6 +4,6 @@
 import type { ErrorEnvelope } from './errorEnvelope';
 
 /**
- * The caller's role may not use this operation (see `x-roles`).
+ * The caller's role may not use this operation (see `x-roles`), or the caller must set a new password first (code `auth.password_change_required`; only getProfile, changePassword and logout are open then).
  */
 export type ForbiddenResponse = ErrorEnvelope;

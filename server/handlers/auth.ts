@@ -1,6 +1,382 @@
+// Sign-in, logout, password recovery and invitations (the public account calls).
+import type { FastifyRequest } from 'fastify';
+import type { AcceptInvite } from '../../generated/model/acceptInvite';
+import type { GetResetConfirmationParams } from '../../generated/model/getResetConfirmationParams';
+import type { GetUserInviteParams } from '../../generated/model/getUserInviteParams';
+import type { Invite } from '../../generated/model/invite';
+import type { ResetConfirmation } from '../../generated/model/resetConfirmation';
+import type { ResetPasswordRequest } from '../../generated/model/resetPasswordRequest';
+import type { ResetTokenInfoData } from '../../generated/model/resetTokenInfoData';
+import type { Role } from '../../generated/model/role';
+import type { SignInRequest } from '../../generated/model/signInRequest';
+import type { SignInResponseData } from '../../generated/model/signInResponseData';
 import type { AppContext } from '../context';
-import type { Handlers } from '../http/handler';
+import { conflict, HttpError, invalid, unauthorized } from '../http/errors';
+import { done, success, type Handler, type Handlers } from '../http/handler';
+import { translate } from '../i18n';
+import { hashPassword, verifyPassword } from '../security/password-hash';
+import { policyFor } from '../security/policy';
+import {
+  accountKey,
+  ACCOUNT_RULE,
+  addressKey,
+  ADDRESS_RULE,
+  assertNotThrottled,
+  clearFailures,
+  failAndSlowDown,
+  lockedFor,
+  recordFailure,
+  throttled,
+  type ThrottleRule,
+} from '../security/throttle';
+import { hashToken, newToken } from '../security/tokens';
+import { audit } from '../services/audit';
+import { notify } from '../services/notifications';
+import { assertNewPassword, createSession, endSession, endUserSessions, toProfile } from '../services/sessions';
 
-export function authHandlers(_ctx: AppContext): Handlers {
-  return {};
+/** Versions of the legal texts a user accepts on account setup (the SPA's /eula and /privacy-policy). */
+export const EULA_VERSION = '2026-01';
+export const PRIVACY_NOTICE_VERSION = '2026-01';
+
+const RESET_LINK_MS = 60 * 60 * 1000;
+const MINUTE = 60_000;
+/** Reset requests from one address: 20 within 15 minutes, then 429 for 15 minutes. */
+const RESET_ADDRESS_RULE: ThrottleRule = { limit: 20, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
+/** Reset e-mails to one account: at most 5 within 15 minutes (further requests get the same answer, no mail). */
+const RESET_MAIL_RULE: ThrottleRule = { limit: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
+
+const normalEmail = (email: string) => email.trim().toLowerCase();
+
+const invalidCredentials = () => unauthorized('auth.invalid_credentials', 'auth.invalid_credentials');
+const inviteNotFound = () => new HttpError(404, 'invite.not_found', 'invite.not_found');
+const resetInvalid = () => new HttpError(404, 'reset.invalid_token', 'reset.invalid_token');
+
+function userAgentOf(request: FastifyRequest): string | null {
+  const value = request.headers['user-agent'];
+  return typeof value === 'string' ? value : null;
+}
+
+export function authHandlers(ctx: AppContext): Handlers {
+  const findUserByEmail = (email: string) =>
+    ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', normalEmail(email)))
+      .executeTakeFirst();
+
+  // An open (unused, unrevoked) link of a kind, with its user; expiry is left to the caller.
+  const findLink = (token: string, kind: 'invite' | 'reset') =>
+    ctx.db
+      .selectFrom('user_tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .innerJoin('clinics as c', 'c.id', 'u.clinic_id')
+      .select([
+        't.id as tokenId',
+        't.expires_at',
+        'u.id as userId',
+        'u.clinic_id',
+        'u.email',
+        'u.first_name',
+        'u.last_name',
+        'u.role',
+        'u.status',
+        'c.name as clinicName',
+      ])
+      .where('t.token_hash', '=', hashToken(token))
+      .where('t.kind', '=', kind)
+      .where('t.used_at', 'is', null)
+      .where('t.revoked_at', 'is', null)
+      .executeTakeFirst();
+
+  const findInvite = async (token: string) => {
+    const link = await findLink(token, 'invite');
+    // Only users still waiting for their account have a usable invite (not e.g. a deactivated one).
+    return link && (link.status === 'pending' || link.status === 'invite_expired') ? link : null;
+  };
+
+  const findReset = async (token: string) => {
+    const link = await findLink(token, 'reset');
+    return link && link.status === 'active' && link.expires_at > ctx.clock.now() ? link : null;
+  };
+
+  const signIn: Handler<{ Body: SignInRequest }> = async (request) => {
+    const { email, password } = request.body;
+    const remember = request.body.remember ?? true;
+    const keys: [string, ThrottleRule][] = [
+      [accountKey(email), ACCOUNT_RULE],
+      [addressKey(request.ip), ADDRESS_RULE],
+    ];
+    const lockedSeconds = await lockedFor(ctx, keys.map(([key]) => key));
+    if (lockedSeconds > 0) {
+      await audit(ctx.db, request, { action: 'signIn', outcome: 'denied', detail: { reason: 'throttled' } });
+      throw throttled(lockedSeconds);
+    }
+
+    const user = await findUserByEmail(email);
+    // The hash is checked whatever the account's state, so that answers take the same time.
+    const passwordOk = await verifyPassword(user?.password_hash ?? null, password);
+    if (!user || !passwordOk || user.status !== 'active') {
+      await audit(ctx.db, request, {
+        action: 'signIn',
+        outcome: 'failure',
+        clinicId: user?.clinic_id ?? null,
+        targetType: user ? 'user' : undefined,
+        targetId: user?.id,
+        detail: { reason: !user ? 'unknown_account' : !passwordOk ? 'wrong_password' : `status_${user.status}` },
+      });
+      await failAndSlowDown(ctx, keys);
+      throw invalidCredentials();
+    }
+
+    await clearFailures(ctx, accountKey(email));
+    const now = ctx.clock.now();
+    const session = await createSession(ctx, user, { remember, ip: request.ip, userAgent: userAgentOf(request) });
+    await ctx.db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', user.id).execute();
+    await audit(ctx.db, request, {
+      action: 'signIn',
+      outcome: 'success',
+      clinicId: user.clinic_id,
+      actorId: user.id,
+      actorRole: user.role,
+      targetType: 'user',
+      targetId: user.id,
+      detail: { remember },
+    });
+    const clinic = await ctx.db.selectFrom('clinics').select('name').where('id', '=', user.clinic_id).executeTakeFirstOrThrow();
+    const policy = await policyFor(ctx.db, user.clinic_id, user.id);
+    const data: SignInResponseData = {
+      token: session.token,
+      expiresAt: session.expiresAt.toISOString(),
+      profile: toProfile({ ...user, last_sign_in_at: now }, clinic.name, policy, now),
+    };
+    return success(data);
+  };
+
+  const logout: Handler = async (request) => {
+    const auth = request.auth!;
+    await endSession(ctx.db, auth.sessionId, 'logout', ctx.clock.now());
+    await audit(ctx.db, request, { action: 'logout', outcome: 'success', targetType: 'user', targetId: auth.userId });
+    return done(translate(request.lang, 'auth.logged_out'));
+  };
+
+  const resetPassword: Handler<{ Body: ResetPasswordRequest }> = async (request) => {
+    const ipKey = `reset:${addressKey(request.ip)}`;
+    await assertNotThrottled(ctx, [ipKey]);
+    // Every request counts for the address (not only failures): the answer never tells which is which.
+    await recordFailure(ctx, ipKey, RESET_ADDRESS_RULE);
+    const answer = done(translate(request.lang, 'reset.requested'));
+
+    const user = await findUserByEmail(request.body.email);
+    if (!user || user.status !== 'active') {
+      await audit(ctx.db, request, { action: 'resetPassword', outcome: 'failure', detail: { reason: 'no_active_account' } });
+      return answer;
+    }
+    const mailKey = `reset:${accountKey(user.email)}`;
+    if ((await lockedFor(ctx, [mailKey])) > 0) {
+      await audit(ctx.db, request, {
+        action: 'resetPassword',
+        outcome: 'denied',
+        clinicId: user.clinic_id,
+        targetType: 'user',
+        targetId: user.id,
+        detail: { reason: 'throttled' },
+      });
+      return answer;
+    }
+    await recordFailure(ctx, mailKey, RESET_MAIL_RULE);
+
+    const now = ctx.clock.now();
+    const token = newToken();
+    const expiresAt = new Date(now.getTime() + RESET_LINK_MS);
+    await ctx.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('user_tokens')
+        .set({ revoked_at: now })
+        .where('user_id', '=', user.id)
+        .where('kind', '=', 'reset')
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await tx
+        .insertInto('user_tokens')
+        .values({ user_id: user.id, kind: 'reset', token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
+        .execute();
+    });
+    // The e-mail goes out in the user's own language (the one the profile chose).
+    const lang = user.lang === 'de' ? 'de' : 'en';
+    const link = `${ctx.config.publicUrl}/new-password?token=${encodeURIComponent(token)}`;
+    const params = { name: user.first_name, link, minutes: RESET_LINK_MS / MINUTE };
+    try {
+      await ctx.mailer.send({
+        to: user.email,
+        subject: translate(lang, 'mail.reset.subject', params),
+        text: translate(lang, 'mail.reset.body', params),
+      });
+    } catch (error) {
+      // The answer stays the same (it must not tell which addresses have accounts); the fault is logged.
+      request.log.error({ err: error }, 'reset e-mail could not be sent');
+    }
+    await audit(ctx.db, request, {
+      action: 'resetPassword',
+      outcome: 'success',
+      clinicId: user.clinic_id,
+      targetType: 'user',
+      targetId: user.id,
+    });
+    return answer;
+  };
+
+  const getResetConfirmation: Handler<{ Querystring: GetResetConfirmationParams }> = async (request) => {
+    const link = await findReset(request.query.token);
+    if (!link) throw resetInvalid();
+    const policy = await policyFor(ctx.db, link.clinic_id, link.userId);
+    const data: ResetTokenInfoData = {
+      email: link.email,
+      passwordStrength: policy.strength,
+      expiresAt: link.expires_at.toISOString(),
+    };
+    return success(data);
+  };
+
+  const resetConfirmation: Handler<{ Body: ResetConfirmation }> = async (request) => {
+    const { token, password, passwordConfirmation } = request.body;
+    const link = await findReset(token);
+    if (!link) throw resetInvalid();
+    const policy = await policyFor(ctx.db, link.clinic_id, link.userId);
+    assertNewPassword({ password, passwordConfirmation, strength: policy.strength, email: link.email });
+
+    const hash = await hashPassword(password);
+    const now = ctx.clock.now();
+    const used = await ctx.db.transaction().execute(async (tx) => {
+      // Using up the link is the guard: of two concurrent confirmations only one finds it open.
+      const consumed = await tx
+        .updateTable('user_tokens')
+        .set({ used_at: now })
+        .where('id', '=', link.tokenId)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(consumed.numUpdatedRows) !== 1) return false;
+      await tx
+        .updateTable('users')
+        .set({ password_hash: hash, password_changed_at: now, must_change_password: false, updated_at: now })
+        .where('id', '=', link.userId)
+        .execute();
+      await endUserSessions(tx, link.userId, 'password_reset', now);
+      return true;
+    });
+    if (!used) throw resetInvalid();
+    // A successful reset unlocks the account.
+    await clearFailures(ctx, accountKey(link.email));
+    await audit(ctx.db, request, {
+      action: 'resetConfirmation',
+      outcome: 'success',
+      clinicId: link.clinic_id,
+      actorId: link.userId,
+      actorRole: link.role,
+      targetType: 'user',
+      targetId: link.userId,
+    });
+    return done(translate(request.lang, 'reset.done'));
+  };
+
+  const getUserInvite: Handler<{ Querystring: GetUserInviteParams }> = async (request) => {
+    const link = await findInvite(request.query.token);
+    if (!link) throw inviteNotFound();
+    const policy = await policyFor(ctx.db, link.clinic_id, link.userId);
+    const data: Invite = {
+      email: link.email,
+      firstName: link.first_name,
+      lastName: link.last_name,
+      role: link.role as Role,
+      clinicName: link.clinicName,
+      // Who sent the link is not recorded with it (see the report of issue 3).
+      invitedBy: null,
+      passwordStrength: policy.strength,
+      expiresAt: link.expires_at.toISOString(),
+      expired: link.expires_at <= ctx.clock.now(),
+      eulaVersion: EULA_VERSION,
+      privacyNoticeVersion: PRIVACY_NOTICE_VERSION,
+    };
+    return success(data);
+  };
+
+  const acceptInvite: Handler<{ Body: AcceptInvite }> = async (request) => {
+    const { token, password, passwordConfirmation } = request.body;
+    // The contract already insists on `true`; kept here so the rule holds whatever validates the body.
+    const consent: Record<string, ('validation.eula_required' | 'validation.privacy_required')[]> = {};
+    if ((request.body.acceptEula as boolean) !== true) consent.acceptEula = ['validation.eula_required'];
+    if ((request.body.acceptPrivacyNotice as boolean) !== true) consent.acceptPrivacyNotice = ['validation.privacy_required'];
+
+    const link = await findInvite(token);
+    if (!link) throw inviteNotFound();
+    if (link.expires_at <= ctx.clock.now()) throw conflict('invite.expired', 'invite.expired');
+    const policy = await policyFor(ctx.db, link.clinic_id, link.userId);
+    assertNewPassword({ password, passwordConfirmation, strength: policy.strength, email: link.email }, consent);
+    if (Object.keys(consent).length) throw invalid(consent);
+
+    const hash = await hashPassword(password);
+    const now = ctx.clock.now();
+    const accepted = await ctx.db.transaction().execute(async (tx) => {
+      const consumed = await tx
+        .updateTable('user_tokens')
+        .set({ used_at: now })
+        .where('id', '=', link.tokenId)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(consumed.numUpdatedRows) !== 1) return false;
+      await tx
+        .updateTable('users')
+        .set({
+          password_hash: hash,
+          password_changed_at: now,
+          must_change_password: false,
+          status: 'active',
+          invite_status: 'accepted',
+          eula_accepted_at: now,
+          eula_version: EULA_VERSION,
+          privacy_accepted_at: now,
+          privacy_version: PRIVACY_NOTICE_VERSION,
+          updated_at: now,
+        })
+        .where('id', '=', link.userId)
+        .execute();
+      return true;
+    });
+    if (!accepted) throw inviteNotFound();
+    await audit(ctx.db, request, {
+      action: 'acceptInvite',
+      outcome: 'success',
+      clinicId: link.clinic_id,
+      actorId: link.userId,
+      actorRole: link.role,
+      targetType: 'user',
+      targetId: link.userId,
+      detail: { eulaVersion: EULA_VERSION, privacyNoticeVersion: PRIVACY_NOTICE_VERSION },
+    });
+    try {
+      await notify(ctx, {
+        clinicId: link.clinic_id,
+        to: { role: 'clinic_it_admins' },
+        event: 'invite_accepted',
+        params: { name: `${link.first_name} ${link.last_name}`.trim() },
+        link: '/admin/physicians',
+      });
+    } catch (error) {
+      // The account is active either way; a notification e-mail that fails must not undo that answer.
+      request.log.error({ err: error }, 'invite_accepted notification failed');
+    }
+    return done(translate(request.lang, 'invite.accepted'));
+  };
+
+  return {
+    signIn,
+    logout,
+    resetPassword,
+    getResetConfirmation,
+    resetConfirmation,
+    getUserInvite,
+    acceptInvite,
+  };
 }

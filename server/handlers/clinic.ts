@@ -1,6 +1,224 @@
+// The clinic's security settings (password strength, renewal, idle logout), forced password resets and
+// the devices list (IT admins). Everything is scoped to the caller's clinic.
+import type { FastifyRequest } from 'fastify';
+import type { Device } from '../../generated/model/device';
+import type { ForceResetPassword } from '../../generated/model/forceResetPassword';
+import type { ListDevicesParams } from '../../generated/model/listDevicesParams';
+import type { SecuritySettings } from '../../generated/model/securitySettings';
 import type { AppContext } from '../context';
-import type { Handlers } from '../http/handler';
+import type { Database, DeviceRow } from '../db/tables';
+import { invalid, unauthorized } from '../http/errors';
+import type { Handler, Handlers } from '../http/handler';
+import { done, success } from '../http/handler';
+import { translate } from '../i18n';
+import { audit } from '../services/audit';
+import { endSessions, likePattern, pageMeta } from '../services/users';
 
-export function clinicHandlers(_ctx: AppContext): Handlers {
-  return {};
+function caller(request: FastifyRequest) {
+  if (!request.auth) throw unauthorized();
+  return request.auth;
+}
+
+/**
+ * The clinic's settings row, created with the table defaults when missing: standard strength, no
+ * renewal, all users, no idle logout. These are the rules the server applies without a row
+ * (DEFAULT_POLICY), so reading the settings never changes what applies.
+ */
+async function settingsOf(db: Database, clinicId: string): Promise<SecuritySettings> {
+  await db
+    .insertInto('security_settings')
+    .values({ clinic_id: clinicId })
+    .onConflict((oc) => oc.column('clinic_id').doNothing())
+    .execute();
+  const row = await db.selectFrom('security_settings').selectAll().where('clinic_id', '=', clinicId).executeTakeFirstOrThrow();
+  const settings: SecuritySettings = {
+    password_strength: row.password_strength as SecuritySettings['password_strength'],
+    password_renewal_interval: row.password_renewal_interval,
+    password_renewal_period: row.password_renewal_period as SecuritySettings['password_renewal_period'],
+    user: row.user_scope as SecuritySettings['user'],
+    logout_time_interval: row.logout_time_interval,
+    logout_time_period: row.logout_time_period as SecuritySettings['logout_time_period'],
+  };
+  if (row.user_scope === 'several') {
+    const users = await db
+      .selectFrom('security_settings_users as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select('s.user_id')
+      .where('s.clinic_id', '=', clinicId)
+      .where('u.clinic_id', '=', clinicId)
+      .orderBy('u.last_name')
+      .orderBy('u.first_name')
+      .orderBy('u.id')
+      .execute();
+    settings.users = users.map((u) => u.user_id);
+  }
+  return settings;
+}
+
+/** With `several`, the listed ids must be a non-empty list of this clinic's users (422 otherwise). */
+async function chosenUsers(db: Database, clinicId: string, scope: string, ids: string[] | undefined): Promise<string[]> {
+  if (scope !== 'several') return [];
+  if (!ids?.length) throw invalid({ users: ['validation.required'] });
+  const unique = [...new Set(ids)];
+  const found = await db.selectFrom('users').select('id').where('clinic_id', '=', clinicId).where('id', 'in', unique).execute();
+  if (found.length !== unique.length) throw invalid({ users: ['clinic.unknown_users'] });
+  return unique;
+}
+
+function toDevice(row: DeviceRow): Device {
+  const online = row.sync_app_status === 'RUNNING';
+  return {
+    id: row.id,
+    deviceId: row.device_id,
+    opticalHeadId: row.optical_head_id,
+    camera: row.camera,
+    description: row.description,
+    syncAppStatus: online ? 'RUNNING' : 'CONNECTION_FAILED',
+    online,
+    lastSeenAt: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
+  };
+}
+
+export function clinicHandlers(ctx: AppContext): Handlers {
+  const { db } = ctx;
+
+  const getClinicSettings: Handler = async (request) => {
+    return success(await settingsOf(db, caller(request).clinicId));
+  };
+
+  const updateClinicSettings: Handler<{ Body: SecuritySettings }> = async (request) => {
+    const auth = caller(request);
+    const body = request.body;
+    const users = await chosenUsers(db, auth.clinicId, body.user, body.users);
+    const now = ctx.clock.now();
+    await settingsOf(db, auth.clinicId);
+    await db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('security_settings')
+        .set({
+          password_strength: body.password_strength,
+          password_renewal_interval: body.password_renewal_interval,
+          password_renewal_period: body.password_renewal_period,
+          user_scope: body.user,
+          logout_time_interval: body.logout_time_interval,
+          logout_time_period: body.logout_time_period,
+          updated_at: now,
+        })
+        .where('clinic_id', '=', auth.clinicId)
+        .execute();
+      await tx.deleteFrom('security_settings_users').where('clinic_id', '=', auth.clinicId).execute();
+      if (users.length) {
+        await tx
+          .insertInto('security_settings_users')
+          .values(users.map((user_id) => ({ clinic_id: auth.clinicId, user_id })))
+          .execute();
+      }
+      await audit(tx, request, {
+        action: 'clinic.settings_update',
+        outcome: 'success',
+        targetType: 'clinic',
+        targetId: auth.clinicId,
+        detail: {
+          password_strength: body.password_strength,
+          password_renewal: [body.password_renewal_interval, body.password_renewal_period],
+          user: body.user,
+          users,
+          logout_time: [body.logout_time_interval, body.logout_time_period],
+        },
+      });
+    });
+    return success(await settingsOf(db, auth.clinicId), translate(request.lang, 'clinic.settings_updated'));
+  };
+
+  const forceResetPassword: Handler<{ Body: ForceResetPassword }> = async (request) => {
+    const auth = caller(request);
+    const chosen = await chosenUsers(db, auth.clinicId, request.body.user, request.body.users);
+    const now = ctx.clock.now();
+    // Only accounts with a password can reset it (invited users set theirs when they accept); never the
+    // calling IT admin.
+    let query = db
+      .selectFrom('users')
+      .select(['id', 'email', 'first_name', 'status', 'lang'])
+      .where('clinic_id', '=', auth.clinicId)
+      .where('id', '!=', auth.userId)
+      .where('password_hash', 'is not', null);
+    if (request.body.user === 'several') query = query.where('id', 'in', chosen);
+    const targets = await query.execute();
+    const ids = targets.map((t) => t.id);
+    if (ids.length) {
+      await db.transaction().execute(async (tx) => {
+        await tx.updateTable('users').set({ must_change_password: true, updated_at: now }).where('id', 'in', ids).execute();
+        await endSessions(tx, ids, now, 'forced_reset');
+        await audit(tx, request, {
+          action: 'clinic.force_password_reset',
+          outcome: 'success',
+          targetType: 'clinic',
+          targetId: auth.clinicId,
+          detail: { scope: request.body.user, users: ids },
+        });
+      });
+      const clinic = await db.selectFrom('clinics').select('name').where('id', '=', auth.clinicId).executeTakeFirstOrThrow();
+      for (const target of targets.filter((t) => t.status === 'active')) {
+        const lang = target.lang === 'de' ? 'de' : 'en';
+        const params = { name: target.first_name, clinic: clinic.name, link: `${ctx.config.publicUrl}/sign-in` };
+        await ctx.mailer.send({
+          to: target.email,
+          subject: translate(lang, 'mail.force_reset.subject', params),
+          text: translate(lang, 'mail.force_reset.body', params),
+        });
+      }
+    }
+    return done(translate(request.lang, 'clinic.password_reset_forced'));
+  };
+
+  const stopRenewPassword: Handler = async (request) => {
+    const auth = caller(request);
+    await settingsOf(db, auth.clinicId);
+    await db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('security_settings')
+        .set({ password_renewal_interval: null, updated_at: ctx.clock.now() })
+        .where('clinic_id', '=', auth.clinicId)
+        .execute();
+      await audit(tx, request, {
+        action: 'clinic.stop_password_renewal',
+        outcome: 'success',
+        targetType: 'clinic',
+        targetId: auth.clinicId,
+      });
+    });
+    return success(await settingsOf(db, auth.clinicId), translate(request.lang, 'clinic.settings_updated'));
+  };
+
+  const listDevices: Handler<{ Querystring: ListDevicesParams }> = async (request) => {
+    const auth = caller(request);
+    const page = request.query.page ?? 1;
+    const perPage = request.query.perPage ?? 20;
+    let query = db.selectFrom('devices').where('clinic_id', '=', auth.clinicId);
+    const search = request.query.search?.trim();
+    if (search) {
+      const pattern = likePattern(search);
+      query = query.where((eb) =>
+        eb.or([
+          eb('device_id', 'ilike', pattern),
+          eb('optical_head_id', 'ilike', pattern),
+          eb('camera', 'ilike', pattern),
+          eb('description', 'ilike', pattern),
+        ]),
+      );
+    }
+    if (request.query.status === 'online') query = query.where('sync_app_status', '=', 'RUNNING');
+    if (request.query.status === 'offline') query = query.where('sync_app_status', '!=', 'RUNNING');
+    const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const rows = await query
+      .selectAll()
+      .orderBy('device_id')
+      .orderBy('id')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    return { status: 'Success', data: rows.map(toDevice), meta: pageMeta(page, perPage, Number(total)) };
+  };
+
+  return { getClinicSettings, updateClinicSettings, forceResetPassword, stopRenewPassword, listDevices };
 }

@@ -1,6 +1,203 @@
+// The signed-in user's own profile, password and the avatar images of the clinic's staff.
+import type { PasswordChange } from '../../generated/model/passwordChange';
+import type { ProfileForm } from '../../generated/model/profileForm';
 import type { AppContext } from '../context';
-import type { Handlers } from '../http/handler';
+import type { UserUpdate } from '../db/tables';
+import { HttpError, invalid, notFound } from '../http/errors';
+import { done, success, type Handler, type Handlers } from '../http/handler';
+import { type MessageKey, translate } from '../i18n';
+import { hashPassword, verifyPassword } from '../security/password-hash';
+import { policyFor } from '../security/policy';
+import { accountKey, ACCOUNT_RULE, assertNotThrottled, clearFailures, failAndSlowDown } from '../security/throttle';
+import { audit } from '../services/audit';
+import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
+import { assertNewPassword, endUserSessions, loadProfile } from '../services/sessions';
 
-export function profileHandlers(_ctx: AppContext): Handlers {
-  return {};
+/** The multipart body as the parser leaves it: text fields as strings, the file part as a Buffer. */
+type ProfileFormBody = Omit<ProfileForm, 'avatar'> & { avatar?: unknown };
+
+const PROFILE_FIELDS = ['firstName', 'lastName', 'physicianName', 'email', 'lang', 'avatar', 'removeAvatar'] as const;
+
+const emailTaken = () =>
+  new HttpError(409, 'user.email_taken', 'user.email_taken', {}, { email: ['user.email_taken'] });
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+export function profileHandlers(ctx: AppContext): Handlers {
+  const getProfile: Handler = async (request) => {
+    const { userId, clinicId } = request.auth!;
+    return success(await loadProfile(ctx, userId, clinicId));
+  };
+
+  const updateProfile: Handler<{ Body: ProfileFormBody | undefined }> = async (request) => {
+    const { userId, clinicId } = request.auth!;
+    const body: ProfileFormBody = request.body && typeof request.body === 'object' ? request.body : {};
+    const given = PROFILE_FIELDS.filter((field) => body[field] !== undefined);
+    if (!given.length) throw new HttpError(422, 'profile.nothing_to_change', 'profile.nothing_to_change');
+
+    const user = await ctx.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', userId)
+      .where('clinic_id', '=', clinicId)
+      .executeTakeFirst();
+    if (!user) throw notFound();
+
+    const now = ctx.clock.now();
+    const changes: UserUpdate = {};
+    const errors: Record<string, MessageKey[]> = {};
+    for (const field of ['firstName', 'lastName'] as const) {
+      const value = body[field];
+      if (value === undefined) continue;
+      const trimmed = value.trim();
+      if (!trimmed) errors[field] = ['validation.required'];
+      else changes[field === 'firstName' ? 'first_name' : 'last_name'] = trimmed;
+    }
+    if (body.physicianName !== undefined) changes.physician_name = body.physicianName.trim() || null;
+    if (body.lang !== undefined) changes.lang = body.lang;
+
+    let emailChanged = false;
+    if (body.email !== undefined) {
+      const email = body.email.trim();
+      if (!email) errors.email = ['validation.email'];
+      else if (email.toLowerCase() !== user.email.toLowerCase()) {
+        const other = await ctx.db
+          .selectFrom('users')
+          .select('id')
+          .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+          .where('id', '!=', user.id)
+          .executeTakeFirst();
+        if (other) throw emailTaken();
+        changes.email = email;
+        emailChanged = true;
+      } else if (email !== user.email) {
+        changes.email = email; // only the spelling of the same address
+      }
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
+
+    // The image is checked (content, size) before anything is stored.
+    let avatar: AvatarUpload | null = null;
+    if (body.avatar !== undefined) avatar = readAvatarUpload(body.avatar);
+    const removeAvatar = !avatar && body.removeAvatar === '1';
+
+    let newAvatarPath: string | null = null;
+    if (avatar) {
+      newAvatarPath = await ctx.files.put(clinicId, 'avatars', avatar.data);
+      changes.avatar_path = newAvatarPath;
+      changes.avatar_type = avatar.type;
+    } else if (removeAvatar) {
+      changes.avatar_path = null;
+      changes.avatar_type = null;
+    }
+
+    try {
+      await ctx.db.transaction().execute(async (tx) => {
+        if (Object.keys(changes).length) {
+          await tx
+            .updateTable('users')
+            .set({ ...changes, updated_at: now })
+            .where('id', '=', user.id)
+            .where('clinic_id', '=', clinicId)
+            .execute();
+        }
+        // A new address: every session ends, this one too (the SPA signs out).
+        if (emailChanged) await endUserSessions(tx, user.id, 'email_changed', now);
+      });
+    } catch (error) {
+      if (newAvatarPath) await ctx.files.remove(newAvatarPath);
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+    if ((avatar || removeAvatar) && user.avatar_path) await ctx.files.remove(user.avatar_path);
+
+    await audit(ctx.db, request, {
+      action: 'updateProfile',
+      outcome: 'success',
+      targetType: 'user',
+      targetId: user.id,
+      detail: { fields: given, sessionsEnded: emailChanged },
+    });
+    return success(await loadProfile(ctx, user.id, clinicId), translate(request.lang, 'profile.updated'));
+  };
+
+  const changePassword: Handler<{ Body: PasswordChange }> = async (request) => {
+    const { userId, clinicId, sessionId } = request.auth!;
+    const { currentPassword, password, passwordConfirmation } = request.body;
+    const user = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'email', 'password_hash'])
+      .where('id', '=', userId)
+      .where('clinic_id', '=', clinicId)
+      .executeTakeFirst();
+    if (!user) throw notFound();
+    // Guessing the current password through this call counts against the account like sign-in does.
+    const key = accountKey(user.email);
+    await assertNotThrottled(ctx, [key]);
+
+    const currentOk = await verifyPassword(user.password_hash, currentPassword);
+    const errors: Record<string, MessageKey[]> = {};
+    if (!currentOk) {
+      errors.currentPassword = ['validation.current_password_wrong'];
+      await audit(ctx.db, request, {
+        action: 'changePassword',
+        outcome: 'failure',
+        targetType: 'user',
+        targetId: user.id,
+        detail: { reason: 'wrong_current_password' },
+      });
+      await failAndSlowDown(ctx, [[key, ACCOUNT_RULE]]);
+    } else if (password === currentPassword) {
+      errors.password = ['validation.password_unchanged'];
+    }
+    const policy = await policyFor(ctx.db, clinicId, userId);
+    assertNewPassword({ password, passwordConfirmation, strength: policy.strength, email: user.email }, errors);
+
+    const hash = await hashPassword(password);
+    const now = ctx.clock.now();
+    await ctx.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('users')
+        .set({ password_hash: hash, password_changed_at: now, must_change_password: false, updated_at: now })
+        .where('id', '=', user.id)
+        .execute();
+      await endUserSessions(tx, user.id, 'password_changed', now, { except: sessionId });
+      // A reset link asked for earlier must not set the password back afterwards.
+      await tx
+        .updateTable('user_tokens')
+        .set({ revoked_at: now })
+        .where('user_id', '=', user.id)
+        .where('kind', '=', 'reset')
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .execute();
+    });
+    await clearFailures(ctx, key);
+    await audit(ctx.db, request, { action: 'changePassword', outcome: 'success', targetType: 'user', targetId: user.id });
+    return done(translate(request.lang, 'password.changed'));
+  };
+
+  const getUserAvatar: Handler<{ Params: { id: string } }> = async (request, reply) => {
+    const { clinicId } = request.auth!;
+    const user = await ctx.db
+      .selectFrom('users')
+      .select(['avatar_path', 'avatar_type'])
+      .where('id', '=', request.params.id)
+      .where('clinic_id', '=', clinicId)
+      .executeTakeFirst();
+    if (!user?.avatar_path) throw notFound();
+    const data = await ctx.files.get(user.avatar_path);
+    if (!data) throw notFound();
+    const type = user.avatar_type === 'image/jpeg' ? 'image/jpeg' : 'image/png';
+    reply
+      .header('Content-Type', type)
+      .header('Cache-Control', 'no-store')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Disposition', 'inline');
+    return data;
+  };
+
+  return { getProfile, updateProfile, changePassword, getUserAvatar };
 }

@@ -1,6 +1,36 @@
+// Authorisation of realtime channels (Pusher protocol): the caller may listen on their own user
+// channel and on their clinic's channel, nothing else. The answer is the Pusher signature, unwrapped.
+import { createHmac } from 'node:crypto';
+import type { BroadcastingAuthRequest } from '../../generated/model/broadcastingAuthRequest';
+import type { BroadcastingAuthResponse } from '../../generated/model/broadcastingAuthResponse';
 import type { AppContext } from '../context';
-import type { Handlers } from '../http/handler';
+import { HttpError } from '../http/errors';
+import type { Handler, Handlers } from '../http/handler';
+import { audit } from '../services/audit';
 
-export function realtimeHandlers(_ctx: AppContext): Handlers {
-  return {};
+/** `{key}:{hex HMAC-SHA256(secret, "socket_id:channel_name")}`, as pusher-js and Pusher servers expect. */
+export function channelSignature(key: string, secret: string, socketId: string, channelName: string): string {
+  const signature = createHmac('sha256', secret).update(`${socketId}:${channelName}`).digest('hex');
+  return `${key}:${signature}`;
+}
+
+export function realtimeHandlers(ctx: AppContext): Handlers {
+  const authorizeBroadcasting: Handler<{ Body: BroadcastingAuthRequest }> = async (request) => {
+    const auth = request.auth!;
+    const { socket_id: socketId, channel_name: channelName } = request.body;
+    const allowed = [`private-user.${auth.userId}`, `private-clinic.${auth.clinicId}`];
+    if (!allowed.includes(channelName)) {
+      await audit(ctx.db, request, {
+        action: 'realtime.channel',
+        outcome: 'denied',
+        detail: { channel: channelName.slice(0, 200) },
+      });
+      throw new HttpError(403, 'realtime.channel_forbidden', 'realtime.channel_forbidden');
+    }
+    const answer: BroadcastingAuthResponse = {
+      auth: channelSignature(ctx.config.realtime.key, ctx.config.realtime.secret, socketId, channelName),
+    };
+    return answer;
+  };
+  return { authorizeBroadcasting };
 }

@@ -1,6 +1,6 @@
 // Every failure leaves the server as the contract's error envelope, in the caller's language.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type MessageKey, type MessageParams, translate } from '../i18n';
+import { isMessageKey, type MessageKey, type MessageParams, translate } from '../i18n';
 
 /** A failure the client caused or may see: status, stable code, localised message, field errors. */
 export class HttpError extends Error {
@@ -35,6 +35,7 @@ interface AjvError {
   keyword?: string;
   params?: Record<string, unknown>;
   message?: string;
+  parentSchema?: { 'x-message-keys'?: Record<string, string> };
 }
 
 // Names the request field an ajv error is about: `/email` → email, a missing property → its name.
@@ -48,6 +49,9 @@ function fieldOf(error: AjvError, context: string | undefined): string {
 }
 
 function keyFor(error: AjvError): MessageKey {
+  // The contract may name the message for a keyword of a field (x-message-keys).
+  const named = error.parentSchema?.['x-message-keys']?.[error.keyword ?? ''];
+  if (named && isMessageKey(named)) return named;
   switch (error.keyword) {
     case 'required':
       return 'validation.required';
@@ -55,10 +59,11 @@ function keyFor(error: AjvError): MessageKey {
       return 'validation.unknown_field';
     case 'format':
       return error.params?.format === 'email' ? 'validation.email' : 'validation.format';
-    case 'type':
-      return error.params?.type === 'number' || error.params?.type === 'integer'
-        ? 'validation.number'
-        : 'validation.type';
+    case 'type': {
+      // Nullable types arrive as "integer,null".
+      const types = String(error.params?.type ?? '').split(',');
+      return types.includes('number') || types.includes('integer') ? 'validation.number' : 'validation.type';
+    }
     case 'maxLength':
     case 'maxItems':
       return 'validation.too_long';

@@ -6,7 +6,8 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 
 function ajv(options: Options): Ajv {
-  const instance = new Ajv({ strict: false, allErrors: true, removeAdditional: false, useDefaults: true, ...options });
+  // verbose: errors carry their schema, whose x-message-keys may name the message to answer.
+  const instance = new Ajv({ strict: false, allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, ...options });
   addFormats(instance);
   instance.addFormat('binary', true);
   return instance;

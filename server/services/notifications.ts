@@ -71,6 +71,7 @@ export async function notify(ctx: AppContext, notification: NewNotification): Pr
         event: notification.event,
         params: JSON.stringify(params),
         link: notification.link ?? null,
+        created_at: ctx.clock.now(),
       })
       .execute();
     if (user.notify_via_email) {

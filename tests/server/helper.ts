@@ -61,7 +61,8 @@ export async function startServer(options: { clock?: TestClock; dataDir?: string
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'macula-server-'));
   const databaseUrl = process.env.DATABASE_URL || null;
   const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://127.0.0.1:8080' });
+  // Behind a (pretend) proxy, so that tests can speak for several client addresses.
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://127.0.0.1:8080', TRUST_PROXY: '1' });
   const clock = options.clock ?? testClock();
   const { db, kind } = await openDatabase({ databaseUrl, pgliteDir: join(dataDir, 'db'), schema });
   await migrate(db);

@@ -37,6 +37,10 @@ import type {
 } from '../../model/errorEnvelope';
 
 import type {
+  ForbiddenResponse
+} from '../../model/forbiddenResponse';
+
+import type {
   GetResetConfirmationParams
 } from '../../model/getResetConfirmationParams';
 
@@ -333,7 +337,7 @@ export const logout = (
   
 
 
-export const getLogoutMutationOptions = <TError = ErrorType<UnauthorizedResponse>,
+export const getLogoutMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext> => {
 
@@ -360,12 +364,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type LogoutMutationResult = NonNullable<Awaited<ReturnType<typeof logout>>>
     
-    export type LogoutMutationError = ErrorType<UnauthorizedResponse>
+    export type LogoutMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse>
 
     /**
  * @summary Log out
  */
-export const useLogout = <TError = ErrorType<UnauthorizedResponse>,
+export const useLogout = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof logout>>, TError,void, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof logout>>,

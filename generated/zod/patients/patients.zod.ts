@@ -40,10 +40,10 @@ export const listPatientsResponse = zod.object({
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "deletionRequest": zod.union([zod.object({
   "reason": zod.string(),
-  "requestedBy": zod.object({
+  "requestedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
-}).describe('A staff member named in a record (who did something).'),
+}).describe('A staff member named in a record (who did something).'),zod.null()]).describe('Who asked; null when that account no longer exists.'),
   "requestedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }),zod.null()]).optional(),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
@@ -129,10 +129,10 @@ export const getPatientResponse = zod.object({
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "deletionRequest": zod.union([zod.object({
   "reason": zod.string(),
-  "requestedBy": zod.object({
+  "requestedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
-}).describe('A staff member named in a record (who did something).'),
+}).describe('A staff member named in a record (who did something).'),zod.null()]).describe('Who asked; null when that account no longer exists.'),
   "requestedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }),zod.null()]).optional(),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
@@ -173,10 +173,10 @@ export const updatePatientResponse = zod.object({
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "deletionRequest": zod.union([zod.object({
   "reason": zod.string(),
-  "requestedBy": zod.object({
+  "requestedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
-}).describe('A staff member named in a record (who did something).'),
+}).describe('A staff member named in a record (who did something).'),zod.null()]).describe('Who asked; null when that account no longer exists.'),
   "requestedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }),zod.null()]).optional(),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
@@ -222,10 +222,10 @@ export const requestPatientDeletionResponse = zod.object({
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "deletionRequest": zod.union([zod.object({
   "reason": zod.string(),
-  "requestedBy": zod.object({
+  "requestedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
-}).describe('A staff member named in a record (who did something).'),
+}).describe('A staff member named in a record (who did something).'),zod.null()]).describe('Who asked; null when that account no longer exists.'),
   "requestedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }),zod.null()]).optional(),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),

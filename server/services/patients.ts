@@ -1,0 +1,603 @@
+// Patients of a clinic: the list with its session summary columns, reading, creating and changing
+// patients, the deletion workflow (request → restore or erase for good) and the sessions on the
+// patient card. Every query is scoped to the caller's clinic; multi-row changes run in one transaction.
+import type { FastifyRequest } from 'fastify';
+import { sql, type Transaction } from 'kysely';
+import type { ComparisonSide } from '../../generated/model/comparisonSide';
+import type { Eye } from '../../generated/model/eye';
+import type { Gender } from '../../generated/model/gender';
+import type { Patient } from '../../generated/model/patient';
+import type { PatientBulkAction } from '../../generated/model/patientBulkAction';
+import type { PatientCreate } from '../../generated/model/patientCreate';
+import type { PatientSort } from '../../generated/model/patientSort';
+import type { PatientStatus } from '../../generated/model/patientStatus';
+import type { PatientUpdate } from '../../generated/model/patientUpdate';
+import type { PlanStatus } from '../../generated/model/planStatus';
+import type { PlanStepIndex } from '../../generated/model/planStepIndex';
+import type { PlanStepName } from '../../generated/model/planStepName';
+import type { TreatmentComparisonResponseData } from '../../generated/model/treatmentComparisonResponseData';
+import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
+import type { AppContext } from '../context';
+import type { Database, Tables, TreatmentRow } from '../db/tables';
+import { HttpError, invalid, notFound } from '../http/errors';
+import type { MessageKey } from '../i18n';
+import { audit } from './audit';
+import { notify } from './notifications';
+import { canonicalPlanStatus, planStatusOf, planStatusSql } from './plan-status';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What replaces a patient's name in notifications once the patient is erased. */
+export const ERASED_PATIENT_TEXT = '—';
+
+export interface Page {
+  page: number;
+  perPage: number;
+}
+
+export const pageMeta = ({ page, perPage }: Page, total: number) => ({
+  page,
+  perPage,
+  total,
+  lastPage: Math.max(1, Math.ceil(total / perPage)),
+});
+
+/** Display name of a staff member: the physician name when set, else first and last name. */
+export const displayName = (user: { physician_name: string | null; first_name: string; last_name: string }) =>
+  user.physician_name?.trim() || `${user.first_name} ${user.last_name}`.trim();
+
+/** How a patient is named in notifications ("given family"). */
+export const patientLabel = (patient: { name: string; second_name: string }) => `${patient.name} ${patient.second_name}`;
+
+// ---------------------------------------------------------------------------------------------------
+// Reading: one query with the latest session and the session count as lateral subqueries.
+
+function patientsOf(db: Database, clinicId: string) {
+  return db
+    .selectFrom('patients as p')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('treatments as t')
+          .select(['t.id', 't.date', 't.step', 't.processing_state', 't.locked'])
+          .whereRef('t.patient_id', '=', 'p.id')
+          .orderBy('t.date', 'desc')
+          .orderBy('t.number', 'desc')
+          .limit(1)
+          .as('lt'),
+      (join) => join.onTrue(),
+    )
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('treatments as tc')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('tc.patient_id', '=', 'p.id')
+          .as('tc'),
+      (join) => join.onTrue(),
+    )
+    .where('p.clinic_id', '=', clinicId);
+}
+
+function selectPatient(db: Database, clinicId: string) {
+  return patientsOf(db, clinicId)
+    .leftJoin('users as r', 'r.id', 'p.deletion_requested_by')
+    .select([
+      'p.id',
+      'p.name',
+      'p.second_name',
+      'p.birthday',
+      'p.gender',
+      'p.description',
+      'p.status',
+      'p.device_patient_id',
+      'p.deletion_reason',
+      'p.deletion_requested_at',
+      'p.created_at',
+      'p.updated_at',
+      'lt.date as latest_session_date',
+      'tc.n as treatments_count',
+      'r.id as requester_id',
+      'r.first_name as requester_first_name',
+      'r.last_name as requester_last_name',
+      'r.physician_name as requester_physician_name',
+    ])
+    .select(planStatusSql('lt').as('plan_status'));
+}
+
+type PatientListRow = Awaited<ReturnType<ReturnType<typeof selectPatient>['executeTakeFirstOrThrow']>>;
+
+export function toPatient(row: PatientListRow): Patient {
+  const requestedBy =
+    row.requester_id && row.requester_first_name !== null && row.requester_last_name !== null
+      ? {
+          id: row.requester_id,
+          name: displayName({
+            physician_name: row.requester_physician_name,
+            first_name: row.requester_first_name,
+            last_name: row.requester_last_name,
+          }),
+        }
+      : null;
+  return {
+    id: row.id,
+    name: row.name,
+    secondName: row.second_name,
+    birthday: row.birthday,
+    gender: row.gender as Gender,
+    description: row.description,
+    status: row.status as PatientStatus,
+    latestSessionDate: row.latest_session_date ? new Date(row.latest_session_date).toISOString() : null,
+    planStatus: row.plan_status,
+    treatmentsCount: Number(row.treatments_count ?? 0),
+    deviceId: row.device_patient_id,
+    // requestedBy is null when the requester's account no longer exists; the request stays visible.
+    deletionRequest:
+      row.status === 'deleting' && row.deletion_reason !== null && row.deletion_requested_at
+        ? {
+            reason: row.deletion_reason,
+            requestedBy: requestedBy ?? null,
+            requestedAt: new Date(row.deletion_requested_at).toISOString(),
+          }
+        : null,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export interface PatientFilter extends Page {
+  search?: string;
+  birthdayFrom?: string;
+  birthdayTo?: string;
+  status: PatientStatus;
+  planStatus?: PlanStatus;
+  sort: PatientSort;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const SORT_KEYS = {
+  name: sql`lower(p.name)`,
+  secondName: sql`lower(p.second_name)`,
+  birthday: sql`p.birthday`,
+  latestSessionDate: sql`lt.date`,
+  treatmentsCount: sql`tc.n`,
+  createdAt: sql`p.created_at`,
+} as const;
+
+export async function listPatients(db: Database, clinicId: string, filter: PatientFilter) {
+  let query = selectPatient(db, clinicId).where('p.status', '=', filter.status);
+  const search = filter.search?.trim().replace(/\s+/g, ' ');
+  if (search) {
+    const term = `%${escapeLike(search)}%`;
+    query = query.where(
+      sql<boolean>`(p.name ilike ${term} escape '\\' or p.second_name ilike ${term} escape '\\'
+        or (p.name || ' ' || p.second_name) ilike ${term} escape '\\'
+        or (p.second_name || ' ' || p.name) ilike ${term} escape '\\')`,
+    );
+  }
+  if (filter.birthdayFrom) query = query.where('p.birthday', '>=', filter.birthdayFrom);
+  if (filter.birthdayTo) query = query.where('p.birthday', '<=', filter.birthdayTo);
+  if (filter.planStatus) query = query.where(planStatusSql('lt'), '=', canonicalPlanStatus(filter.planStatus));
+
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+
+  const descending = filter.sort.startsWith('-');
+  const key = SORT_KEYS[filter.sort.replace(/^-/, '') as keyof typeof SORT_KEYS];
+  const rows = await query
+    .orderBy(sql`${key} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`)
+    .orderBy(sql`lower(p.name)`)
+    .orderBy(sql`lower(p.second_name)`)
+    .orderBy('p.id')
+    .limit(filter.perPage)
+    .offset((filter.page - 1) * filter.perPage)
+    .execute();
+  return { data: rows.map(toPatient), meta: pageMeta(filter, Number(total)) };
+}
+
+/** One patient of the clinic; `activeOnly` for physicians and nurses. Null when not found. */
+export async function findPatient(db: Database, clinicId: string, id: string, activeOnly: boolean): Promise<Patient | null> {
+  let query = selectPatient(db, clinicId).where('p.id', '=', id);
+  if (activeOnly) query = query.where('p.status', '=', 'active');
+  const row = await query.executeTakeFirst();
+  return row ? toPatient(row) : null;
+}
+
+export async function getPatientOrThrow(db: Database, clinicId: string, id: string, activeOnly: boolean): Promise<Patient> {
+  const patient = await findPatient(db, clinicId, id, activeOnly);
+  if (!patient) throw notFound();
+  return patient;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Input checks the contract's schema cannot express.
+
+// Control characters have no place in a name (NUL cannot even be stored); texts may keep line breaks.
+// eslint-disable-next-line no-control-regex
+const NAME_FORBIDDEN = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const TEXT_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+const today = (ctx: AppContext) => ctx.clock.now().toISOString().slice(0, 10);
+
+interface PatientFields {
+  name?: string;
+  secondName?: string;
+  birthday?: string;
+  description?: string | null;
+}
+
+/** Trimmed names and checked birthday/description; field errors answer 422. */
+export function checkPatientFields<T extends PatientFields>(ctx: AppContext, input: T): T {
+  const errors: Record<string, MessageKey[]> = {};
+  const out = { ...input };
+  for (const field of ['name', 'secondName'] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    const trimmed = value.trim();
+    if (!trimmed) errors[field] = ['validation.required'];
+    else if (NAME_FORBIDDEN.test(trimmed)) errors[field] = ['validation.invalid'];
+    out[field] = trimmed as T[typeof field];
+  }
+  if (input.birthday !== undefined) {
+    if (input.birthday > today(ctx)) errors.birthday = ['patient.birthday_future'];
+    else if (input.birthday < '1900-01-01') errors.birthday = ['patient.birthday_too_early'];
+  }
+  if (typeof input.description === 'string') {
+    if (TEXT_FORBIDDEN.test(input.description)) errors.description = ['validation.invalid'];
+    // An empty description is no description.
+    else if (!input.description.trim()) out.description = null as T['description'];
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
+  return out;
+}
+
+/** A free text (search, reason) that cannot be stored or searched: NUL and other control characters. */
+export const isUnusableText = (text: string) => TEXT_FORBIDDEN.test(text);
+
+// ---------------------------------------------------------------------------------------------------
+// Changes.
+
+export async function createPatient(ctx: AppContext, request: FastifyRequest, input: PatientCreate): Promise<Patient> {
+  const auth = request.auth!;
+  const fields = checkPatientFields(ctx, input);
+  const now = ctx.clock.now();
+  const id = await ctx.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .insertInto('patients')
+      .values({
+        clinic_id: auth.clinicId,
+        name: fields.name,
+        second_name: fields.secondName,
+        birthday: fields.birthday,
+        gender: fields.gender,
+        description: fields.description ?? null,
+        status: 'active',
+        created_by: auth.userId,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await audit(tx, request, { action: 'patient.created', outcome: 'success', targetType: 'patient', targetId: row.id });
+    return row.id;
+  });
+  return getPatientOrThrow(ctx.db, auth.clinicId, id, false);
+}
+
+export async function updatePatient(ctx: AppContext, request: FastifyRequest, id: string, input: PatientUpdate): Promise<Patient> {
+  const auth = request.auth!;
+  const fields = checkPatientFields(ctx, input);
+  const changes = {
+    ...(fields.name !== undefined ? { name: fields.name } : {}),
+    ...(fields.secondName !== undefined ? { second_name: fields.secondName } : {}),
+    ...(fields.birthday !== undefined ? { birthday: fields.birthday } : {}),
+    ...(fields.gender !== undefined ? { gender: fields.gender } : {}),
+    ...(fields.description !== undefined ? { description: fields.description } : {}),
+  };
+  await ctx.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .updateTable('patients')
+      .set({ ...changes, updated_at: ctx.clock.now() })
+      .where('clinic_id', '=', auth.clinicId)
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    // Which fields changed, never their values.
+    await audit(tx, request, {
+      action: 'patient.updated',
+      outcome: 'success',
+      targetType: 'patient',
+      targetId: id,
+      detail: { fields: Object.keys(input) },
+    });
+  });
+  return getPatientOrThrow(ctx.db, auth.clinicId, id, true);
+}
+
+async function actorName(db: Database, userId: string): Promise<string> {
+  const user = await db
+    .selectFrom('users')
+    .select(['first_name', 'last_name', 'physician_name'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return user ? displayName(user) : '';
+}
+
+/** A physician or nurse asks the IT admins to erase an active patient. */
+export async function requestDeletion(ctx: AppContext, request: FastifyRequest, id: string, reason: string): Promise<Patient> {
+  const auth = request.auth!;
+  const text = reason.trim();
+  if (!text) throw invalid({ reason: ['validation.required'] });
+  if (isUnusableText(text)) throw invalid({ reason: ['validation.invalid'] });
+  const now = ctx.clock.now();
+  const patient = await ctx.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .updateTable('patients')
+      .set({ status: 'deleting', deletion_reason: text, deletion_requested_by: auth.userId, deletion_requested_at: now, updated_at: now })
+      .where('clinic_id', '=', auth.clinicId)
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .returning(['id', 'name', 'second_name'])
+      .executeTakeFirst();
+    if (!row) {
+      const existing = await tx
+        .selectFrom('patients')
+        .select('status')
+        .where('clinic_id', '=', auth.clinicId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (existing?.status === 'deleting') {
+        throw new HttpError(409, 'patient.deletion_already_requested', 'patient.deletion_already_requested');
+      }
+      throw notFound();
+    }
+    await audit(tx, request, { action: 'patient.deletion_requested', outcome: 'success', targetType: 'patient', targetId: id });
+    return row;
+  });
+  await notify(ctx, {
+    clinicId: auth.clinicId,
+    to: { role: 'clinic_it_admins' },
+    event: 'deletion_requested',
+    params: { requester: await actorName(ctx.db, auth.userId), patient: patientLabel(patient), reason: text, patientId: id },
+    link: '/admin/patient-list/deleting',
+  });
+  return getPatientOrThrow(ctx.db, auth.clinicId, id, false);
+}
+
+const TRANSITIONS: Record<PatientBulkAction, { from: PatientStatus; to: PatientStatus; audit: string }> = {
+  archive: { from: 'active', to: 'archived', audit: 'patient.archived' },
+  unarchive: { from: 'archived', to: 'active', audit: 'patient.unarchived' },
+  restore: { from: 'deleting', to: 'active', audit: 'patient.restored' },
+};
+
+type LockedPatient = { id: string; status: string; name: string; second_name: string; deletion_requested_by: string | null };
+
+/** The named patients of the clinic, locked for the transaction; 404 unless every id is one. */
+async function lockPatients(tx: Transaction<Tables>, clinicId: string, named: string[]): Promise<LockedPatient[]> {
+  const ids = [...new Set(named.map((id) => id.toLowerCase()))];
+  const rows = await tx
+    .selectFrom('patients')
+    .select(['id', 'status', 'name', 'second_name', 'deletion_requested_by'])
+    .where('clinic_id', '=', clinicId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  if (rows.length !== ids.length) throw notFound();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id)!);
+}
+
+/** Archive, unarchive or restore: all named patients or none. */
+export async function bulkUpdatePatients(ctx: AppContext, request: FastifyRequest, ids: string[], action: PatientBulkAction) {
+  const auth = request.auth!;
+  const { from, to, audit: auditAction } = TRANSITIONS[action];
+  const now = ctx.clock.now();
+  const changed = await ctx.db.transaction().execute(async (tx) => {
+    const rows = await lockPatients(tx, auth.clinicId, ids);
+    const conflicts = rows.filter((row) => row.status !== from).map((row) => ({ id: row.id, status: row.status as PatientStatus }));
+    if (conflicts.length) {
+      throw new HttpError(
+        409,
+        'patient.invalid_transition',
+        `patient.transition.${action}` as MessageKey,
+        { count: conflicts.length },
+        {},
+        { conflicts },
+      );
+    }
+    await tx
+      .updateTable('patients')
+      .set({
+        status: to,
+        updated_at: now,
+        ...(action === 'restore' ? { deletion_reason: null, deletion_requested_by: null, deletion_requested_at: null } : {}),
+      })
+      .where('clinic_id', '=', auth.clinicId)
+      .where(
+        'id',
+        'in',
+        rows.map((row) => row.id),
+      )
+      .execute();
+    for (const row of rows) {
+      await audit(tx, request, { action: auditAction, outcome: 'success', targetType: 'patient', targetId: row.id });
+    }
+    return rows;
+  });
+  if (action === 'restore') {
+    const actor = await actorName(ctx.db, auth.userId);
+    for (const row of changed) {
+      if (!row.deletion_requested_by) continue;
+      await notify(ctx, {
+        clinicId: auth.clinicId,
+        to: { userIds: [row.deletion_requested_by] },
+        event: 'patient_restored',
+        params: { patient: patientLabel(row), actor, patientId: row.id },
+        link: `/physician/patient-card?patientId=${row.id}`,
+      });
+    }
+  }
+  return changed.map((row) => row.id);
+}
+
+/**
+ * Erases patients for good (GDPR Art. 17): the rows (sessions cascade), their files, the patient's name
+ * in notifications; the audit keeps the fact and the id only. All named patients or none.
+ */
+export async function erasePatients(ctx: AppContext, request: FastifyRequest, ids: string[]): Promise<void> {
+  const auth = request.auth!;
+  const erased = await ctx.db.transaction().execute(async (tx) => {
+    const rows = await lockPatients(tx, auth.clinicId, ids);
+    const erasedIds = rows.map((row) => row.id);
+    await tx.deleteFrom('patients').where('clinic_id', '=', auth.clinicId).where('id', 'in', erasedIds).execute();
+    const labels = [...new Set(rows.map(patientLabel))];
+    await sql`
+      update notifications
+      set params = (params - 'patientId') || jsonb_build_object('patient', ${ERASED_PATIENT_TEXT}::text)
+        || case when params->>'reason' is not null then jsonb_build_object('reason', ${ERASED_PATIENT_TEXT}::text)
+                else '{}'::jsonb end
+      where clinic_id = ${auth.clinicId}
+        and (params->>'patientId' in (${sql.join(erasedIds)}) or params->>'patient' in (${sql.join(labels)}))
+    `.execute(tx);
+    for (const row of rows) {
+      // No name, birthday or reason: the fact and the id only.
+      await audit(tx, request, { action: 'patient.erased', outcome: 'success', targetType: 'patient', targetId: row.id });
+    }
+    // Last, so that a failure here leaves the patients in place (and a retry finishes the job).
+    for (const row of rows) await ctx.files.removePrefix(`${auth.clinicId}/treatments/${row.id}`);
+    return rows;
+  });
+  const actor = await actorName(ctx.db, auth.userId);
+  for (const row of erased) {
+    if (!row.deletion_requested_by) continue;
+    await notify(ctx, {
+      clinicId: auth.clinicId,
+      to: { userIds: [row.deletion_requested_by] },
+      event: 'patient_erased',
+      params: { actor },
+      link: null,
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sessions on the patient card.
+
+export function toTreatmentSummary(row: TreatmentRow): TreatmentSummary {
+  return {
+    id: row.id,
+    patientId: row.patient_id,
+    number: row.number,
+    date: new Date(row.date).toISOString(),
+    eye: row.eye as Eye,
+    description: row.description,
+    planStatus: planStatusOf(row),
+    step: row.step as PlanStepName,
+    stepIndex: row.step_index as PlanStepIndex,
+    locked: row.locked,
+    brightness: row.brightness === null ? null : Number(row.brightness),
+    totalSpots: row.total_spots,
+    // Images and "Modified" arrive with the NPT files.
+    thumbnailUrl: null,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? row.error_code } : null,
+    modified: null,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+async function activePatientId(db: Database, clinicId: string, id: string): Promise<void> {
+  const row = await db
+    .selectFrom('patients')
+    .select('id')
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!row) throw notFound();
+}
+
+export async function listTreatments(db: Database, clinicId: string, patientId: string, page: Page) {
+  await activePatientId(db, clinicId, patientId);
+  const base = db.selectFrom('treatments').where('clinic_id', '=', clinicId).where('patient_id', '=', patientId);
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('date', 'desc')
+    .orderBy('number', 'desc')
+    .limit(page.perPage)
+    .offset((page.page - 1) * page.perPage)
+    .execute();
+  return { data: rows.map(toTreatmentSummary), meta: pageMeta(page, Number(total)) };
+}
+
+// The plan as far as the treatments table knows it; geometry, spots and sign-off come with the NPT issue.
+function planOf(row: TreatmentRow): ComparisonSide['plan'] {
+  return {
+    step: row.step as PlanStepName,
+    stepIndex: row.step_index as PlanStepIndex,
+    scale: null,
+    fovea: null,
+    opticDisc: null,
+    exclusionZones: null,
+    gridSettings: null,
+    spots: [],
+    brightness: null,
+    signOff: null,
+    parameterSet: null,
+  };
+}
+
+const NO_LASER_SETTINGS = {
+  spotSizeUm: null,
+  spotSpacing: null,
+  pulseDurationMs: null,
+  laserMode: null,
+  iolStatus: null,
+  laserDose: null,
+};
+
+export async function compareTreatments(
+  db: Database,
+  clinicId: string,
+  patientId: string,
+  firstId: string,
+  secondId: string,
+): Promise<TreatmentComparisonResponseData> {
+  await activePatientId(db, clinicId, patientId);
+  const rows = await db
+    .selectFrom('treatments')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('patient_id', '=', patientId)
+    .where('id', 'in', [firstId, secondId])
+    .execute();
+  const first = rows.find((row) => row.id === firstId.toLowerCase());
+  const second = rows.find((row) => row.id === secondId.toLowerCase());
+  if (!first || !second) throw notFound();
+  const side = (row: TreatmentRow): ComparisonSide => ({
+    treatment: toTreatmentSummary(row),
+    plan: planOf(row),
+    laserSettings: NO_LASER_SETTINGS,
+  });
+  const brightness =
+    first.brightness === null || second.brightness === null
+      ? null
+      : Math.round((Number(second.brightness) - Number(first.brightness)) * 1000) / 1000;
+  return {
+    first: side(first),
+    second: side(second),
+    differences: {
+      totalSpots: second.total_spots - first.total_spots,
+      laserDose: null,
+      brightness,
+      daysBetween: Math.round((new Date(second.date).getTime() - new Date(first.date).getTime()) / DAY_MS),
+    },
+  };
+}

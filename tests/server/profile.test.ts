@@ -1,0 +1,335 @@
+// The own profile through HTTP: read, edit (names, language, e-mail, avatar), password change, and the
+// avatar images of the clinic's staff.
+import { deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClinic, createUser, PASSWORD } from './fixtures';
+import { linkFromMail, startServer, testClock, type TestServer } from './helper';
+
+const INVALID_AVATAR = 'Invalid file format. Please upload a PNG, JPG or JPEG image of at most 3 MB.';
+
+// ---- a tiny valid PNG, made by hand: signature, IHDR, IDAT (zlib), IEND, each chunk with its CRC-32 ----
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(data: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+function png(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // colour type: RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+let server: TestServer;
+let clinicId: string;
+
+beforeAll(async () => {
+  server = await startServer({ clock: testClock() });
+  clinicId = await createClinic(server.db, 'Augenklinik am See');
+});
+afterAll(() => server.close());
+
+interface ProfileBody {
+  status: string;
+  message?: string;
+  code?: string;
+  data: Record<string, unknown>;
+  errors?: Record<string, string[]>;
+}
+
+async function signIn(email: string, password = PASSWORD): Promise<string> {
+  const answer = await server.call<{ data: { token: string } }>('POST', '/sign-in', { json: { email, password } });
+  expect(answer.status).toBe(200);
+  return answer.body.data.token;
+}
+
+function form(fields: Record<string, string | Blob>, files: Record<string, [Buffer, string, string]> = {}): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  for (const [name, [bytes, fileName, type]] of Object.entries(files)) {
+    data.set(name, new Blob([new Uint8Array(bytes)], { type }), fileName);
+  }
+  return data;
+}
+
+const update = (token: string, data: FormData, lang: 'en' | 'de' = 'en') =>
+  server.call<ProfileBody>('POST', '/user/profile', { token, form: data, lang });
+
+describe('profile', () => {
+  it('reads the own profile', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_it_admins', firstName: 'Jonas', lastName: 'Weber' });
+    const token = await signIn(user.email);
+    const answer = await server.call<ProfileBody>('GET', '/user/profile', { token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({
+      id: user.id,
+      role: 'clinic_it_admins',
+      email: user.email,
+      firstName: 'Jonas',
+      lastName: 'Weber',
+      clinicName: 'Augenklinik am See',
+      passwordChangeRequired: null,
+    });
+  });
+
+  it('changes names, physician name and language', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_physicians' });
+    const token = await signIn(user.email);
+    const answer = await update(
+      token,
+      form({ firstName: ' Anna ', lastName: 'Keller', physicianName: 'Dr. med. Anna Keller', lang: 'de' }),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.message).toBe('Changes added successfully');
+    expect(answer.body.data).toMatchObject({
+      firstName: 'Anna',
+      lastName: 'Keller',
+      physicianName: 'Dr. med. Anna Keller',
+      lang: 'de',
+    });
+    const german = await update(token, form({ physicianName: '' }), 'de');
+    expect(german.body.message).toBe('Änderungen erfolgreich gespeichert');
+    expect(german.body.data.physicianName).toBeNull();
+    // The token still works: only an e-mail change ends sessions.
+    expect((await server.call('GET', '/user/profile', { token })).status).toBe(200);
+  });
+
+  it('refuses an empty form, blank names and unknown languages with 422', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const token = await signIn(user.email);
+    const empty = await update(token, new FormData());
+    expect(empty.status).toBe(422);
+    expect(empty.body).toMatchObject({
+      code: 'profile.nothing_to_change',
+      message: 'There is nothing to change. Please fill in at least one field.',
+    });
+    const nothing = await update(token, form({ unrelated: 'x' }));
+    expect(nothing.status).toBe(422);
+    expect(nothing.body.code).toBe('profile.nothing_to_change');
+    const blank = await update(token, form({ firstName: '   ' }));
+    expect(blank.status).toBe(422);
+    expect(blank.body.errors).toEqual({ firstName: ['This field is required'] });
+    const language = await update(token, form({ lang: 'fr' }));
+    expect(language.status).toBe(422);
+    expect(Object.keys(language.body.errors ?? {})).toEqual(['lang']);
+    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ first_name: 'Test', lang: 'en' });
+  });
+});
+
+describe('avatar', () => {
+  it('accepts a PNG, serves it back identically to the clinic, and replaces and removes it', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_physicians' });
+    const colleague = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const token = await signIn(user.email);
+    const image = png(4, 3, [200, 40, 40]);
+    const answer = await update(token, form({}, { avatar: [image, 'me.png', 'image/png'] }));
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.avatar).toBe(`/api/users/${user.id}/avatar`);
+
+    for (const reader of [token, await signIn(colleague.email)]) {
+      const served = await server.call<Buffer>('GET', `/users/${user.id}/avatar`, { token: reader });
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(served.headers.get('cache-control')).toBe('no-store');
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(Buffer.compare(served.body, image)).toBe(0);
+    }
+    const first = await server.db.selectFrom('users').select('avatar_path').where('id', '=', user.id).executeTakeFirstOrThrow();
+
+    // A new image replaces the old file.
+    const second = png(2, 2, [10, 120, 60]);
+    expect((await update(token, form({}, { avatar: [second, 'new.png', 'image/png'] }))).status).toBe(200);
+    expect(await server.ctx.files.get(first.avatar_path!)).toBeNull();
+    const served = await server.call<Buffer>('GET', `/users/${user.id}/avatar`, { token });
+    expect(Buffer.compare(served.body, second)).toBe(0);
+
+    // Removal.
+    const removed = await update(token, form({ removeAvatar: '1' }));
+    expect(removed.status).toBe(200);
+    expect(removed.body.data.avatar).toBeNull();
+    expect((await server.call('GET', `/users/${user.id}/avatar`, { token })).status).toBe(404);
+  });
+
+  it('accepts a JPEG and serves it as image/jpeg', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const token = await signIn(user.email);
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0'), 0x01, 0x01, 0xff, 0xd9]);
+    expect((await update(token, form({}, { avatar: [jpeg, 'me.jpg', 'image/jpeg'] }))).status).toBe(200);
+    const served = await server.call<Buffer>('GET', `/users/${user.id}/avatar`, { token });
+    expect(served.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.compare(served.body, jpeg)).toBe(0);
+  });
+
+  it('refuses a file over 3 MB (413) and a fake PNG (415) with the spec message, and keeps the old avatar', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_physicians' });
+    const token = await signIn(user.email);
+    const image = png(1, 1, [0, 0, 0]);
+    await update(token, form({}, { avatar: [image, 'me.png', 'image/png'] }));
+
+    const big = Buffer.concat([png(1, 1, [1, 2, 3]), Buffer.alloc(4 * 1024 * 1024)]);
+    const tooLarge = await update(token, form({ firstName: 'Changed' }, { avatar: [big, 'big.png', 'image/png'] }));
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toMatchObject({ message: INVALID_AVATAR, errors: { avatar: [INVALID_AVATAR] } });
+
+    const fake = Buffer.from('this is text, not an image');
+    const wrongType = await update(token, form({ firstName: 'Changed' }, { avatar: [fake, 'fake.png', 'image/png'] }));
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body).toMatchObject({
+      code: 'avatar.invalid_format',
+      message: INVALID_AVATAR,
+      errors: { avatar: [INVALID_AVATAR] },
+    });
+    const german = await update(token, form({}, { avatar: [fake, 'fake.png', 'image/png'] }), 'de');
+    expect(german.body.message).toBe(
+      'Ungültiges Dateiformat. Bitte laden Sie ein PNG-, JPG- oder JPEG-Bild mit höchstens 3 MB hoch.',
+    );
+
+    // Nothing half-written: the name did not change and the first image is still served.
+    const row = await server.db.selectFrom('users').select('first_name').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.first_name).toBe('Test');
+    const served = await server.call<Buffer>('GET', `/users/${user.id}/avatar`, { token });
+    expect(Buffer.compare(served.body, image)).toBe(0);
+  });
+
+  it("answers 404 for another clinic's avatar and for users without one", async () => {
+    const otherClinic = await createClinic(server.db, 'Other Clinic');
+    const stranger = await createUser(server.db, { clinicId: otherClinic, role: 'clinic_physicians' });
+    const strangerToken = await signIn(stranger.email);
+    expect((await update(strangerToken, form({}, { avatar: [png(1, 1, [9, 9, 9]), 'a.png', 'image/png'] }))).status).toBe(200);
+
+    const user = await createUser(server.db, { clinicId, role: 'clinic_it_admins' });
+    const token = await signIn(user.email);
+    const foreign = await server.call('GET', `/users/${stranger.id}/avatar`, { token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ code: 'resource.not_found' });
+    expect((await server.call('GET', `/users/${user.id}/avatar`, { token })).status).toBe(404);
+    expect((await server.call('GET', '/users/00000000-0000-4000-8000-000000000000/avatar', { token })).status).toBe(404);
+    expect((await server.call('GET', '/users/not-a-uuid/avatar', { token })).status).toBe(404);
+    expect((await server.call('GET', `/users/${stranger.id}/avatar`)).status).toBe(401);
+  });
+});
+
+describe('e-mail change', () => {
+  it('refuses an address in use (any case, any clinic) with 409', async () => {
+    const otherClinic = await createClinic(server.db, 'Third Clinic');
+    const taken = await createUser(server.db, { clinicId: otherClinic, role: 'clinic_nurses' });
+    const user = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const token = await signIn(user.email);
+    const answer = await update(token, form({ email: taken.email.toUpperCase() }));
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({
+      code: 'user.email_taken',
+      message: 'This e-mail address is already in use.',
+      errors: { email: ['This e-mail address is already in use.'] },
+    });
+    expect((await server.call('GET', '/user/profile', { token })).status).toBe(200);
+    const invalid = await update(token, form({ email: 'not an address' }));
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors).toEqual({ email: ['Please enter a valid email address'] });
+  });
+
+  it('changes the address and ends all of the user’s sessions', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_physicians' });
+    const token = await signIn(user.email);
+    const otherSession = await signIn(user.email);
+    const email = `renamed.${Date.now()}@clinic.example`;
+    const answer = await update(token, form({ email, physicianName: 'Dr. Renamed' }));
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ email, physicianName: 'Dr. Renamed' });
+    expect((await server.call('GET', '/user/profile', { token })).status).toBe(401);
+    expect((await server.call('GET', '/user/profile', { token: otherSession })).status).toBe(401);
+    expect((await server.call('POST', '/sign-in', { json: { email: user.email, password: PASSWORD } })).status).toBe(401);
+    await signIn(email.toUpperCase());
+  });
+
+  it('keeps the sessions when the address is the same (only its case differs)', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const token = await signIn(user.email);
+    const answer = await update(token, form({ email: user.email.toUpperCase() }));
+    expect(answer.status).toBe(200);
+    expect((await server.call('GET', '/user/profile', { token })).status).toBe(200);
+  });
+});
+
+describe('password change', () => {
+  const change = (token: string, body: Record<string, string>, lang: 'en' | 'de' = 'en') =>
+    server.call<ProfileBody>('POST', '/user/password', { token, json: body, lang });
+
+  it('needs the current password, applies the rules and ends the other sessions', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_physicians' });
+    const token = await signIn(user.email);
+    const other = await signIn(user.email);
+    // A reset link asked for before the change is void after it.
+    expect((await server.call('POST', '/reset-password', { json: { email: user.email } })).status).toBe(200);
+    const resetToken = linkFromMail(server, user.email).searchParams.get('token') ?? '';
+    expect((await server.call('GET', `/reset-confirmation?token=${resetToken}`)).status).toBe(200);
+
+    const wrong = await change(token, {
+      currentPassword: 'Not-The-Password-1',
+      password: 'Laser-Spot-2027',
+      passwordConfirmation: 'Laser-Spot-2027',
+    });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual({ currentPassword: ['The current password is not correct.'] });
+
+    const same = await change(token, { currentPassword: PASSWORD, password: PASSWORD, passwordConfirmation: PASSWORD });
+    expect(same.status).toBe(422);
+    expect(same.body.errors).toEqual({ password: ['The new password must be different from the current one.'] });
+
+    const weak = await change(token, { currentPassword: PASSWORD, password: 'laserspot', passwordConfirmation: 'laserspots' }, 'de');
+    expect(weak.status).toBe(422);
+    expect(weak.body.errors).toEqual({
+      password: ['Bitte geben Sie ein gültiges Passwort ein', 'Ein Großbuchstabe', 'Eine Ziffer'],
+      passwordConfirmation: ['Die Passwörter stimmen nicht überein'],
+    });
+    const common = await change(token, { currentPassword: PASSWORD, password: 'Welcome123', passwordConfirmation: 'Welcome123' });
+    expect(common.body.errors).toEqual({
+      password: ['This password is too common. Please choose one that is harder to guess.'],
+    });
+
+    const changed = await change(token, {
+      currentPassword: PASSWORD,
+      password: 'Laser-Spot-2027',
+      passwordConfirmation: 'Laser-Spot-2027',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toEqual({ status: 'Success', message: 'Your password has been changed.' });
+    expect((await server.call('GET', '/user/profile', { token })).status).toBe(200);
+    expect((await server.call('GET', '/user/profile', { token: other })).status).toBe(401);
+    expect((await server.call('POST', '/sign-in', { json: { email: user.email, password: PASSWORD } })).status).toBe(401);
+    await signIn(user.email, 'Laser-Spot-2027');
+    expect((await server.call('GET', `/reset-confirmation?token=${resetToken}`)).status).toBe(404);
+    const row = await server.db
+      .selectFrom('users')
+      .select(['password_changed_at', 'must_change_password'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(row.password_changed_at?.getTime()).toBe(server.clock.now().getTime());
+    expect(row.must_change_password).toBe(false);
+    const logged = JSON.stringify(await server.db.selectFrom('audit_log').selectAll().execute());
+    expect(logged).not.toContain('Laser-Spot-2027');
+  });
+});
