@@ -30,9 +30,17 @@ import {
   type ThrottleRule,
 } from '../security/throttle';
 import { hashToken, newToken } from '../security/tokens';
+import { consumeLink, revokeOpenLinks } from '../services/user-tokens';
 import { audit } from '../services/audit';
 import { notify } from '../services/notifications';
-import { assertNewPassword, createSession, endSession, endUserSessions, toProfile } from '../services/sessions';
+import {
+  assertNewPassword,
+  createSession,
+  endSession,
+  endUserSessions,
+  toProfile,
+  warnOfPasswordExpiry,
+} from '../services/sessions';
 
 /** Versions of the legal texts a user accepts on account setup (the SPA's /eula and /privacy-policy). */
 export const EULA_VERSION = '2026-01';
@@ -144,6 +152,7 @@ export function authHandlers(ctx: AppContext): Handlers {
     });
     const clinic = await ctx.db.selectFrom('clinics').select('name').where('id', '=', user.clinic_id).executeTakeFirstOrThrow();
     const policy = await policyFor(ctx.db, user.clinic_id, user.id);
+    await warnOfPasswordExpiry(ctx, user, policy, now);
     const data: SignInResponseData = {
       token: session.token,
       expiresAt: session.expiresAt.toISOString(),
@@ -189,14 +198,7 @@ export function authHandlers(ctx: AppContext): Handlers {
     const token = newToken();
     const expiresAt = new Date(now.getTime() + RESET_LINK_MS);
     await ctx.db.transaction().execute(async (tx) => {
-      await tx
-        .updateTable('user_tokens')
-        .set({ revoked_at: now })
-        .where('user_id', '=', user.id)
-        .where('kind', '=', 'reset')
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await revokeOpenLinks(tx, [user.id], now, 'reset');
       await tx
         .insertInto('user_tokens')
         .values({ user_id: user.id, kind: 'reset', token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
@@ -248,15 +250,7 @@ export function authHandlers(ctx: AppContext): Handlers {
     const hash = await hashPassword(password);
     const now = ctx.clock.now();
     const used = await ctx.db.transaction().execute(async (tx) => {
-      // Using up the link is the guard: of two concurrent confirmations only one finds it open.
-      const consumed = await tx
-        .updateTable('user_tokens')
-        .set({ used_at: now })
-        .where('id', '=', link.tokenId)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(consumed.numUpdatedRows) !== 1) return false;
+      if (!(await consumeLink(tx, link.tokenId, now))) return false;
       await tx
         .updateTable('users')
         .set({ password_hash: hash, password_changed_at: now, must_change_password: false, updated_at: now })
@@ -318,14 +312,7 @@ export function authHandlers(ctx: AppContext): Handlers {
     const hash = await hashPassword(password);
     const now = ctx.clock.now();
     const accepted = await ctx.db.transaction().execute(async (tx) => {
-      const consumed = await tx
-        .updateTable('user_tokens')
-        .set({ used_at: now })
-        .where('id', '=', link.tokenId)
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(consumed.numUpdatedRows) !== 1) return false;
+      if (!(await consumeLink(tx, link.tokenId, now))) return false;
       await tx
         .updateTable('users')
         .set({

@@ -12,7 +12,8 @@ import type { Handler, Handlers } from '../http/handler';
 import { done, success } from '../http/handler';
 import { translate } from '../i18n';
 import { audit } from '../services/audit';
-import { endSessions, likePattern, pageMeta } from '../services/users';
+import { containsPattern, pageMeta } from '../db/listing';
+import { endUserSessions } from '../services/sessions';
 
 function caller(request: FastifyRequest) {
   if (!request.auth) throw unauthorized();
@@ -148,7 +149,7 @@ export function clinicHandlers(ctx: AppContext): Handlers {
     if (ids.length) {
       await db.transaction().execute(async (tx) => {
         await tx.updateTable('users').set({ must_change_password: true, updated_at: now }).where('id', 'in', ids).execute();
-        await endSessions(tx, ids, now, 'forced_reset');
+        await endUserSessions(tx, ids, 'forced_reset', now);
         await audit(tx, request, {
           action: 'clinic.force_password_reset',
           outcome: 'success',
@@ -197,7 +198,7 @@ export function clinicHandlers(ctx: AppContext): Handlers {
     let query = db.selectFrom('devices').where('clinic_id', '=', auth.clinicId);
     const search = request.query.search?.trim();
     if (search) {
-      const pattern = likePattern(search);
+      const pattern = containsPattern(search);
       query = query.where((eb) =>
         eb.or([
           eb('device_id', 'ilike', pattern),
@@ -217,7 +218,7 @@ export function clinicHandlers(ctx: AppContext): Handlers {
       .limit(perPage)
       .offset((page - 1) * perPage)
       .execute();
-    return { status: 'Success', data: rows.map(toDevice), meta: pageMeta(page, perPage, Number(total)) };
+    return { status: 'Success', data: rows.map(toDevice), meta: pageMeta({ page, perPage }, Number(total)) };
   };
 
   return { getClinicSettings, updateClinicSettings, forceResetPassword, stopRenewPassword, listDevices };

@@ -14,7 +14,7 @@ import type { Handler, Handlers } from '../http/handler';
 import { done, success } from '../http/handler';
 import { type Lang, translate } from '../i18n';
 import { renderNotification } from '../services/notifications';
-import { pageMeta } from '../services/users';
+import { pageMeta } from '../db/listing';
 
 function caller(request: FastifyRequest) {
   if (!request.auth) throw unauthorized();
@@ -85,7 +85,7 @@ export function notificationsHandlers(ctx: AppContext): Handlers {
     return {
       status: 'Success',
       data: rows.map((row) => toNotification(row, request.lang)),
-      meta: { ...pageMeta(page, perPage, Number(total)), unread: Number(unread) },
+      meta: { ...pageMeta({ page, perPage }, Number(total)), unread: Number(unread) },
     };
   };
 

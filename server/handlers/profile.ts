@@ -11,6 +11,7 @@ import { policyFor } from '../security/policy';
 import { accountKey, ACCOUNT_RULE, assertNotThrottled, clearFailures, failAndSlowDown } from '../security/throttle';
 import { audit } from '../services/audit';
 import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
+import { revokeOpenLinks } from '../services/user-tokens';
 import { assertNewPassword, endUserSessions, loadProfile } from '../services/sessions';
 
 /** The multipart body as the parser leaves it: text fields as strings, the file part as a Buffer. */
@@ -165,14 +166,7 @@ export function profileHandlers(ctx: AppContext): Handlers {
         .execute();
       await endUserSessions(tx, user.id, 'password_changed', now, { except: sessionId });
       // A reset link asked for earlier must not set the password back afterwards.
-      await tx
-        .updateTable('user_tokens')
-        .set({ revoked_at: now })
-        .where('user_id', '=', user.id)
-        .where('kind', '=', 'reset')
-        .where('used_at', 'is', null)
-        .where('revoked_at', 'is', null)
-        .execute();
+      await revokeOpenLinks(tx, [user.id], now, 'reset');
     });
     await clearFailures(ctx, key);
     await audit(ctx.db, request, { action: 'changePassword', outcome: 'success', targetType: 'user', targetId: user.id });

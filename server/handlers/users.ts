@@ -15,19 +15,19 @@ import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
 import { expireInvites, issueInvite } from '../services/invites';
 import {
   emailTaken,
-  endSessions,
   ENDS_ACCESS,
   findStaff,
   isUniqueViolation,
   listStaff,
-  pageMeta,
   policiesOf,
-  revokeLinks,
   type StaffAction,
   toUser,
   transition,
   userById,
 } from '../services/users';
+import { pageMeta } from '../db/listing';
+import { endUserSessions } from '../services/sessions';
+import { revokeOpenLinks } from '../services/user-tokens';
 
 type Form = Record<string, unknown>;
 
@@ -133,8 +133,8 @@ export function usersHandlers(ctx: AppContext): Handlers {
       }
       const reason = ENDS_ACCESS[action];
       if (reason) {
-        await endSessions(tx, unique, now, reason);
-        await revokeLinks(tx, unique, now);
+        await endUserSessions(tx, unique, reason, now);
+        await revokeOpenLinks(tx, unique, now);
       }
       for (const { row, next } of changes) {
         await audit(tx, request, {
@@ -168,7 +168,7 @@ export function usersHandlers(ctx: AppContext): Handlers {
       sort: q.sort,
     });
     const policyOf = await policiesOf(db, auth.clinicId);
-    return { status: 'Success', data: rows.map((row) => toUser(row, policyOf(row.id))), meta: pageMeta(page, perPage, total) };
+    return { status: 'Success', data: rows.map((row) => toUser(row, policyOf(row.id))), meta: pageMeta({ page, perPage }, total) };
   };
 
   const getUser: Handler<{ Params: { id: string } }> = async (request) => {
@@ -291,7 +291,7 @@ export function usersHandlers(ctx: AppContext): Handlers {
             .where('clinic_id', '=', auth.clinicId)
             .execute();
           // A changed address signs the user out everywhere (spec §5).
-          if (emailChanged) await endSessions(tx, [user.id], now, 'email_changed');
+          if (emailChanged) await endUserSessions(tx, [user.id], 'email_changed', now);
           await audit(tx, request, {
             action: 'user.update',
             outcome: 'success',
@@ -321,7 +321,7 @@ export function usersHandlers(ctx: AppContext): Handlers {
       await audit(db, request, { action: 'user.send_invite', outcome: 'success', targetType: 'user', targetId: user.id });
     } else if (emailChanged && user.invite_status !== 'accepted') {
       // Archived or deleted before accepting: the old address's link must not stay usable.
-      await revokeLinks(db, [user.id], now);
+      await revokeOpenLinks(db, [user.id], now);
     }
     return success(await reload(auth.clinicId, user.id), translate(request.lang, message));
   };

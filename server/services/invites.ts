@@ -2,6 +2,7 @@
 import type { AppContext } from '../context';
 import { type Lang, translate } from '../i18n';
 import { hashToken, newToken } from '../security/tokens';
+import { revokeOpenLinks } from './user-tokens';
 
 export const INVITE_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,14 +20,7 @@ export async function issueInvite(ctx: AppContext, user: Invitee, lang: Lang): P
   const token = newToken();
   const expiresAt = new Date(now.getTime() + INVITE_DAYS * DAY_MS);
   const clinic = await ctx.db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('user_tokens')
-      .set({ revoked_at: now })
-      .where('user_id', '=', user.id)
-      .where('kind', '=', 'invite')
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await revokeOpenLinks(tx, [user.id], now, 'invite');
     await tx
       .insertInto('user_tokens')
       .values({ user_id: user.id, kind: 'invite', token_hash: hashToken(token), expires_at: expiresAt })

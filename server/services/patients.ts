@@ -18,6 +18,7 @@ import type { PlanStepName } from '../../generated/model/planStepName';
 import type { TreatmentComparisonResponseData } from '../../generated/model/treatmentComparisonResponseData';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
 import type { AppContext } from '../context';
+import { containsPattern, type Page, pageMeta } from '../db/listing';
 import type { Database, Tables, TreatmentRow } from '../db/tables';
 import { HttpError, invalid, notFound } from '../http/errors';
 import type { MessageKey } from '../i18n';
@@ -29,18 +30,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What replaces a patient's name in notifications once the patient is erased. */
 export const ERASED_PATIENT_TEXT = '—';
-
-export interface Page {
-  page: number;
-  perPage: number;
-}
-
-export const pageMeta = ({ page, perPage }: Page, total: number) => ({
-  page,
-  perPage,
-  total,
-  lastPage: Math.max(1, Math.ceil(total / perPage)),
-});
 
 /** Display name of a staff member: the physician name when set, else first and last name. */
 export const displayName = (user: { physician_name: string | null; first_name: string; last_name: string }) =>
@@ -154,7 +143,6 @@ export interface PatientFilter extends Page {
   sort: PatientSort;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const SORT_KEYS = {
   name: sql`lower(p.name)`,
@@ -169,7 +157,7 @@ export async function listPatients(db: Database, clinicId: string, filter: Patie
   let query = selectPatient(db, clinicId).where('p.status', '=', filter.status);
   const search = filter.search?.trim().replace(/\s+/g, ' ');
   if (search) {
-    const term = `%${escapeLike(search)}%`;
+    const term = containsPattern(search);
     query = query.where(
       sql<boolean>`(p.name ilike ${term} escape '\\' or p.second_name ilike ${term} escape '\\'
         or (p.name || ' ' || p.second_name) ilike ${term} escape '\\'

@@ -10,6 +10,7 @@ import type { MessageKey } from '../i18n';
 import { checkPassword, type PasswordInput } from '../security/password-rules';
 import { nextPasswordChange, policyFor, type UserPolicy } from '../security/policy';
 import { hashToken, newToken } from '../security/tokens';
+import { notify } from './notifications';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Token lifetime with "remember me" (persistent storage) and without (session storage). */
@@ -60,18 +61,20 @@ export async function endSession(db: Database, sessionId: string, reason: Sessio
     .execute();
 }
 
-/** Ends every open session of a user, optionally but one (the caller's own). Returns how many. */
+/** Ends every open session of these users, optionally but one (the caller's own). Returns how many. */
 export async function endUserSessions(
   db: Database,
-  userId: string,
+  userIds: string | string[],
   reason: SessionEndReason,
   now: Date,
   options: { except?: string } = {},
 ): Promise<number> {
+  const ids = Array.isArray(userIds) ? userIds : [userIds];
+  if (!ids.length) return 0;
   let query = db
     .updateTable('auth_sessions')
     .set({ ended_at: now, ended_reason: reason })
-    .where('user_id', '=', userId)
+    .where('user_id', 'in', ids)
     .where('ended_at', 'is', null);
   if (options.except) query = query.where('id', '!=', options.except);
   const result = await query.executeTakeFirst();
@@ -138,4 +141,35 @@ export function assertNewPassword(input: PasswordInput, extra: Record<string, Me
     if (keys?.length) errors[field] = [...(errors[field] ?? []), ...keys];
   }
   if (Object.keys(errors).length) throw invalid(errors);
+}
+
+const EXPIRY_WARNING_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Within the last 7 days before the password must be renewed, the user is told once (per password)
+ * by a notification, and by e-mail if they chose so.
+ */
+export async function warnOfPasswordExpiry(
+  ctx: AppContext,
+  user: { id: string; clinic_id: string; password_changed_at: Date | null },
+  policy: UserPolicy,
+  now: Date,
+): Promise<void> {
+  const due = nextPasswordChange(user.password_changed_at, policy);
+  if (!due || !user.password_changed_at || due <= now || due.getTime() - now.getTime() > EXPIRY_WARNING_MS) return;
+  const warned = await ctx.db
+    .selectFrom('notifications')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('event', '=', 'password_expiring')
+    .where('created_at', '>=', user.password_changed_at)
+    .executeTakeFirst();
+  if (warned) return;
+  await notify(ctx, {
+    clinicId: user.clinic_id,
+    to: { userIds: [user.id] },
+    event: 'password_expiring',
+    params: { date: due.toISOString().slice(0, 10) },
+    link: '/profile-settings',
+  });
 }

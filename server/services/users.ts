@@ -8,6 +8,7 @@ import type { UserSort } from '../../generated/model/userSort';
 import type { UserStatus } from '../../generated/model/userStatus';
 import type { InviteStatus } from '../../generated/model/inviteStatus';
 import type { PasswordStrength } from '../../generated/model/passwordStrength';
+import { containsPattern } from '../db/listing';
 import type { Database, UserRow } from '../db/tables';
 import { periodMs } from '../security/periods';
 import { DEFAULT_POLICY, nextPasswordChange, type UserPolicy } from '../security/policy';
@@ -112,13 +113,12 @@ export interface StaffListQuery {
 }
 
 /** `%` and `_` in a search are literal characters, not wildcards. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function listStaff(db: Database, q: StaffListQuery): Promise<{ rows: StaffRow[]; total: number }> {
   let query = staffQuery(db, q.clinicId);
   const search = q.search?.trim();
   if (search) {
-    const pattern = likePattern(search);
+    const pattern = containsPattern(search);
     query = query.where((eb) =>
       eb.or([
         eb('u.first_name', 'ilike', pattern),
@@ -160,36 +160,6 @@ export async function listStaff(db: Database, q: StaffListQuery): Promise<{ rows
     .offset((q.page - 1) * q.perPage)
     .execute();
   return { rows: rows as StaffRow[], total: Number(total) };
-}
-
-export const pageMeta = (page: number, perPage: number, total: number) => ({
-  page,
-  perPage,
-  total,
-  lastPage: Math.max(1, Math.ceil(total / perPage)),
-});
-
-/** Ends every open session of these users (they are signed out at their next call). */
-export async function endSessions(db: Database, userIds: string[], now: Date, reason: string): Promise<void> {
-  if (!userIds.length) return;
-  await db
-    .updateTable('auth_sessions')
-    .set({ ended_at: now, ended_reason: reason })
-    .where('user_id', 'in', userIds)
-    .where('ended_at', 'is', null)
-    .execute();
-}
-
-/** Invite and reset links of these users that are still open stop working. */
-export async function revokeLinks(db: Database, userIds: string[], now: Date): Promise<void> {
-  if (!userIds.length) return;
-  await db
-    .updateTable('user_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', 'in', userIds)
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .execute();
 }
 
 // Statuses a user lives in (as opposed to archived/deleting, which remember one of these).

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notify } from '../../server/services/notifications';
 import { hashToken, newToken } from '../../server/security/tokens';
-import { createClinic, createUser } from './fixtures';
+import { createClinic, createUser, signIn } from './fixtures';
 import { startServer, type TestServer } from './helper';
 
 interface Item {
@@ -233,3 +233,36 @@ describe('notification settings', () => {
     expect(rows).toEqual([]);
   });
 });
+
+describe('password about to expire', () => {
+  it('is announced once at sign-in during the last 7 days', async () => {
+    const expiring = await startServer();
+    try {
+      const clinic = await createClinic(expiring.db);
+      await expiring.db
+        .updateTable('security_settings')
+        .set({ password_renewal_interval: 30, password_renewal_period: 'days' })
+        .where('clinic_id', '=', clinic)
+        .execute();
+      const user = await createUser(expiring.db, { clinicId: clinic, role: 'clinic_nurses' });
+      await signIn(expiring, user.email);
+      expect(await unreadEvents(expiring, user.id)).toEqual([]);
+
+      expiring.clock.advance(25 * 24 * 60 * 60 * 1000);
+      await signIn(expiring, user.email);
+      await signIn(expiring, user.email);
+      expect(await unreadEvents(expiring, user.id)).toEqual(['password_expiring']);
+
+      const token = await signIn(expiring, user.email);
+      const list = await expiring.call<{ data: { title: string }[] }>('GET', '/notifications', { token, lang: 'de' });
+      expect(list.body.data[0].title).toBe('Passwort läuft bald ab');
+    } finally {
+      await expiring.close();
+    }
+  });
+});
+
+async function unreadEvents(server: TestServer, userId: string): Promise<string[]> {
+  const rows = await server.db.selectFrom('notifications').select('event').where('user_id', '=', userId).execute();
+  return rows.map((row) => row.event);
+}
