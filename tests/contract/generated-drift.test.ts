@@ -27,8 +27,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('generated/', () => {
   it('is what `npm run generate` makes from the contract', () => {
     // Orval's output depends on the tsconfig files too (how zod is imported).
+    const tsconfigs = readdirSync(root).filter((name) => /^tsconfig.*\.json$/.test(name));
     const inputs = ['openapi', 'orval.config.ts', 'redocly.yaml', 'package.json', 'scripts', 'src/lib'];
-    for (const input of [...inputs, 'tsconfig.json', 'tsconfig.app.json', 'tsconfig.node.json']) {
+    for (const input of [...inputs, ...tsconfigs]) {
       cpSync(join(root, input), join(scratch, input), { recursive: true });
     }
     symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'), 'dir');
