@@ -7,9 +7,15 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
 };
 
-export async function migrate(db: Database): Promise<string[]> {
-  // Migrations work on untyped tables: they create them.
-  const migrator = new Migrator({ db: db as unknown as Kysely<unknown>, provider: { getMigrations: async () => migrations } });
+export async function migrate(db: Database, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    // Migrations work on untyped tables: they create them.
+    db: db as unknown as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+    // In a schema of its own (tests on PostgreSQL), Kysely must look for its bookkeeping tables there and
+    // not take another schema's for its own.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -65,7 +65,7 @@ export async function startServer(options: { clock?: TestClock; dataDir?: string
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://127.0.0.1:8080', TRUST_PROXY: '1' });
   const clock = options.clock ?? testClock();
   const { db, kind } = await openDatabase({ databaseUrl, pgliteDir: join(dataDir, 'db'), schema });
-  await migrate(db);
+  await migrate(db, schema);
   const ctx: AppContext = {
     config: { ...config, databaseUrl },
     db,
