@@ -10,7 +10,7 @@ import openapiGlue from 'fastify-openapi-glue';
 import { forRouting, loadContract, operationsOf } from './contract';
 import type { AppContext } from './context';
 import { allHandlers } from './handlers';
-import { HttpError, installErrorHandling, sendError, notFound } from './http/errors';
+import { HttpError, installErrorHandling } from './http/errors';
 import type { Handler } from './http/handler';
 import { installValidation } from './http/validation';
 import { languageOf, type Lang } from './i18n';
@@ -38,7 +38,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: ctx.config.trustProxy,
   });
-  installErrorHandling(app);
+  const spaDir = options.spaDir && existsSync(join(options.spaDir, 'index.html')) ? options.spaDir : null;
+  // The SPA's routes are client-side: an unknown page path gets index.html, unknown files and API paths 404.
+  installErrorHandling(app, (request, reply) => {
+    const path = request.url.split('?')[0];
+    const wantsPage = spaDir && request.method === 'GET' && !path.startsWith('/api') && !/\.\w+$/.test(path);
+    return wantsPage ? reply.header('Cache-Control', 'no-cache').sendFile('index.html') : null;
+  });
   installValidation(app);
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', async (request) => {
@@ -68,14 +74,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     prefix: 'api',
   });
 
-  const spaDir = options.spaDir;
-  if (spaDir && existsSync(join(spaDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: spaDir, wildcard: false, index: false, cacheControl: false });
-    app.setNotFoundHandler((request, reply) => {
-      const wantsPage = request.method === 'GET' && !request.url.startsWith('/api') && !/\.\w+$/.test(request.url.split('?')[0]);
-      if (wantsPage) return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
-      return sendError(request, reply, notFound());
-    });
-  }
+  if (spaDir) await app.register(fastifyStatic, { root: spaDir, wildcard: false, index: false, cacheControl: false });
   return app;
 }

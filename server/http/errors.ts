@@ -133,8 +133,14 @@ function fromFastify(error: FastifyError & { validation?: AjvError[]; validation
   return new HttpError(500, 'server.unexpected', 'server.unexpected');
 }
 
-/** Validation, security and unexpected errors become envelopes; internals are logged, never sent. */
-export function installErrorHandling(app: FastifyInstance): void {
+/**
+ * Validation, security and unexpected errors become envelopes; internals are logged, never sent.
+ * `pageFallback` answers unknown non-API paths (the SPA's history fallback); everything else is a 404 envelope.
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  pageFallback?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | null,
+): void {
   app.setErrorHandler((raw, request, reply) => {
     // The contract router wraps security-handler failures; their own errors are kept in `errors`.
     const wrapped = (raw as { errors?: unknown[] }).errors?.find((e): e is HttpError => e instanceof HttpError);
@@ -142,5 +148,5 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error.statusCode >= 500) request.log.error({ err: raw }, 'unexpected failure');
     return sendError(request, reply, error);
   });
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, notFound()));
+  app.setNotFoundHandler((request, reply) => pageFallback?.(request, reply) ?? sendError(request, reply, notFound()));
 }

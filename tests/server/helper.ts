@@ -57,7 +57,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: { clock?: TestClock; dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(
+  options: { clock?: TestClock; dataDir?: string; spaDir?: string } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'macula-server-'));
   const databaseUrl = process.env.DATABASE_URL || null;
   const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
@@ -73,7 +75,7 @@ export async function startServer(options: { clock?: TestClock; dataDir?: string
     mailer: createMailer({ smtpUrl: null, outboxDir: join(dataDir, 'outbox'), log: () => {} }),
     files: createFileStore(join(dataDir, 'files')),
   };
-  let app = await buildApp(ctx);
+  let app = await buildApp(ctx, { spaDir: options.spaDir });
   let url = await app.listen({ port: 0, host: '127.0.0.1' });
 
   const server: TestServer = {
@@ -112,7 +114,7 @@ export async function startServer(options: { clock?: TestClock; dataDir?: string
     },
     async restart() {
       await app.close();
-      app = await buildApp(ctx);
+      app = await buildApp(ctx, { spaDir: options.spaDir });
       url = await app.listen({ port: 0, host: '127.0.0.1' });
     },
     async close() {
