@@ -7,7 +7,7 @@ import type { AppContext } from '../context';
 import type { Database, UserRow } from '../db/tables';
 import { invalid, notFound } from '../http/errors';
 import type { MessageKey } from '../i18n';
-import { checkPassword, type PasswordInput } from '../security/password-rules';
+import { checkPassword, type PasswordInput } from '../../src/domain/passwords/password-rules';
 import { nextPasswordChange, policyFor, type UserPolicy } from '../security/policy';
 import { hashToken, newToken } from '../security/tokens';
 import { notify } from './notifications';
@@ -134,7 +134,7 @@ export async function loadProfile(ctx: AppContext, userId: string, clinicId: str
 
 // ---- New passwords ---------------------------------------------------------------------------------
 
-/** Throws the 422 envelope with field errors when a new password breaks the rules (password-rules.ts). */
+/** Throws the 422 envelope with field errors when a new password breaks the rules (src/domain/passwords/password-rules.ts). */
 export function assertNewPassword(input: PasswordInput, extra: Record<string, MessageKey[]> = {}): void {
   const errors: Record<string, MessageKey[]> = { ...extra };
   for (const [field, keys] of Object.entries(checkPassword(input))) {

@@ -24,6 +24,18 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('@/features/auth/sign-in-page')).SignInPage }),
       },
       {
+        path: paths.auth.resetPassword.path,
+        lazy: async () => ({ Component: (await import('@/features/auth/reset-password-page')).ResetPasswordPage }),
+      },
+      {
+        path: paths.auth.newPassword.path,
+        lazy: async () => ({ Component: (await import('@/features/auth/new-password-page')).NewPasswordPage }),
+      },
+      {
+        path: paths.auth.approveAccount.path,
+        lazy: async () => ({ Component: (await import('@/features/auth/approve-account-page')).ApproveAccountPage }),
+      },
+      {
         path: paths.errors.unauthorized.path,
         lazy: async () => ({ Component: (await import('@/features/errors/unauthorized-page')).UnauthorizedPage }),
       },

@@ -11,7 +11,8 @@ export type SessionGate =
 
 /**
  * Who may see a signed-in page (seed-spec §2, §6): no token or no profile → /sign-in; without `area`
- * (the / hub) → the home of the user's role; with `area` → the page, or /forbidden for another role.
+ * (the / hub) → the home of the user's role; with `area` → the page, or /forbidden for another role. A
+ * required password change (forced or expired) sends to /new-password first.
  */
 export function useSessionGate(area?: Area): SessionGate {
   const hasToken = getToken() !== null;
@@ -23,6 +24,8 @@ export function useSessionGate(area?: Area): SessionGate {
   if (!profile) {
     return profileQuery.isError ? { state: 'redirect', to: paths.auth.signIn.getHref() } : { state: 'loading' };
   }
+  // The clinic forces a new password, or it expired: nothing else until it is changed (product.md §4).
+  if (profile.passwordChangeRequired) return { state: 'redirect', to: paths.auth.newPassword.getHref() };
   if (area === undefined) return { state: 'redirect', to: roleHome(profile.role) };
   if (areaOfRole(profile.role) !== area) return { state: 'redirect', to: paths.errors.forbidden.getHref() };
   return { state: 'ready', profile };

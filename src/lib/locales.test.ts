@@ -20,6 +20,7 @@ const SAME_IN_BOTH = new Set([
   'common:language.en', // each language names itself
   'common:language.de',
   'common:profileSummary.name', // "Name" is German too
+  'auth:approveAccount.name',
 ]);
 
 const filesOf = (language: string): string[] =>

@@ -1,8 +1,9 @@
 // @vitest-environment node
+// Pure rules shared by the SPA and the server: they run in plain Node as well.
 import { describe, expect, it } from 'vitest';
-import en from '../../locales/en/api.json';
+import en from '../../../locales/en/api.json';
 import { COMMON_PASSWORDS } from './common-passwords';
-import { checkPassword, isCommonPassword, unmetHints } from './password-rules';
+import { checkPassword, isCommonPassword, passwordHints, unmetHints } from './password-rules';
 
 const ok = (password: string, strength: 'simplified' | 'standard' | 'advanced', email?: string) =>
   checkPassword({ password, passwordConfirmation: password, strength, email });
@@ -132,5 +133,49 @@ describe('at every level', () => {
       'validation.confirm_required',
     ];
     for (const key of all) expect(keys.has(key), key).toBe(true);
+  });
+});
+
+describe('passwordHints: the live hints of a level', () => {
+  const unmet = (password: string, strength: 'simplified' | 'standard' | 'advanced') =>
+    passwordHints(password, strength)
+      .filter((hint) => !hint.met)
+      .map((hint) => hint.id);
+
+  it('lists the hints of each level in order, with the minimum length', () => {
+    expect(passwordHints('', 'simplified').map((hint) => hint.id)).toEqual([
+      'min_length', 'number_or_symbol', 'allowed_characters', 'not_common',
+    ]);
+    expect(passwordHints('', 'standard').map((hint) => hint.id)).toEqual([
+      'min_length', 'capital', 'small', 'number', 'allowed_characters', 'not_common',
+    ]);
+    expect(passwordHints('', 'advanced').map((hint) => hint.id)).toEqual([
+      'min_length', 'capital', 'small', 'number', 'special', 'allowed_characters', 'not_common',
+    ]);
+    expect(passwordHints('', 'simplified')[0]).toEqual({ id: 'min_length', met: false, min: 6 });
+    expect(passwordHints('', 'standard')[0]?.min).toBe(8);
+    expect(passwordHints('', 'advanced')[0]?.min).toBe(12);
+  });
+
+  it('marks what a password meets', () => {
+    expect(unmet('', 'standard')).toEqual(['min_length', 'capital', 'small', 'number']);
+    expect(unmet('macula', 'standard')).toEqual(['min_length', 'capital', 'number']);
+    expect(unmet('Macula2026', 'standard')).toEqual([]);
+    expect(unmet('Macula2026', 'advanced')).toEqual(['min_length', 'special']);
+    expect(unmet('Macula-Grid-2026', 'advanced')).toEqual([]);
+    expect(unmet('retinas', 'simplified')).toEqual(['number_or_symbol']);
+    expect(unmet('Macula 2026', 'standard')).toEqual(['allowed_characters']);
+    expect(unmet('Password123', 'standard')).toEqual(['not_common']);
+  });
+
+  it('agrees with unmetHints on the level rules', () => {
+    for (const strength of ['simplified', 'standard', 'advanced'] as const) {
+      for (const password of ['', 'abc', 'retina7', 'Macula2026', 'MACULA-2026-GRID', 'Macula-Grid-2026']) {
+        const levelUnmet = passwordHints(password, strength).filter(
+          (hint) => !hint.met && hint.id !== 'allowed_characters' && hint.id !== 'not_common',
+        );
+        expect(levelUnmet.length, `${strength} ${password}`).toBe(unmetHints(password, strength).length);
+      }
+    }
   });
 });

@@ -5,12 +5,35 @@
 //   advanced:   at least 12, a capital letter, a small letter, a number and a special character
 // At every level: only letters, numbers and !@#$%^&*-_= ; none of the 1,000 most common passwords
 // (case-insensitive); not the local part of the user's own e-mail address.
-import type { MessageKey } from '../i18n';
+// Shared by the SPA (live hints, form checks) and the reference server (the authority), so both apply
+// the same rules. Pure TypeScript: no Node, React, DOM or generated code.
 import { COMMON_PASSWORDS } from './common-passwords';
-import type { PasswordStrength } from './policy';
+
+/** The clinic's password strength level (the contract's PasswordStrength). */
+export type PasswordStrength = 'simplified' | 'standard' | 'advanced';
+
+/** Message keys of the server's catalogue (locales/<lang>/api.json) that these rules report. */
+export type PasswordMessageKey =
+  | 'validation.required'
+  | 'validation.password'
+  | 'validation.invalid_characters'
+  | 'validation.password_common'
+  | 'validation.password_is_email'
+  | 'validation.password_mismatch'
+  | 'validation.confirm_required'
+  | 'password.min_length_6'
+  | 'password.min_length_8'
+  | 'password.min_length_12'
+  | 'password.needs_capital'
+  | 'password.needs_small'
+  | 'password.needs_number'
+  | 'password.needs_number_or_symbol'
+  | 'password.needs_special';
+
+type MessageKey = PasswordMessageKey;
 
 export const SPECIAL_CHARACTERS = '!@#$%^&*-_=';
-const ALLOWED = /^[A-Za-z0-9!@#$%^&*\-_=]*$/;
+export const ALLOWED_CHARACTERS = /^[A-Za-z0-9!@#$%^&*\-_=]*$/;
 const SPECIAL = /[!@#$%^&*\-_=]/;
 
 export const MIN_LENGTH: Record<PasswordStrength, number> = { simplified: 6, standard: 8, advanced: 12 };
@@ -37,6 +60,9 @@ export interface PasswordErrors {
   password?: MessageKey[];
   passwordConfirmation?: MessageKey[];
 }
+
+/** True when every character is a letter, a number or one of !@#$%^&*-_= (also for ''). */
+export const hasOnlyAllowedCharacters = (password: string): boolean => ALLOWED_CHARACTERS.test(password);
 
 export const isCommonPassword = (password: string): boolean => COMMON.has(password.toLowerCase());
 
@@ -70,7 +96,7 @@ export function checkPassword(input: PasswordInput): PasswordErrors {
   if (password === '') {
     passwordErrors.push('validation.required');
   } else {
-    if (!ALLOWED.test(password)) passwordErrors.push('validation.invalid_characters');
+    if (!hasOnlyAllowedCharacters(password)) passwordErrors.push('validation.invalid_characters');
     const unmet = unmetHints(password, input.strength);
     if (unmet.length) passwordErrors.push('validation.password', ...unmet);
     if (isCommonPassword(password)) passwordErrors.push('validation.password_common');
@@ -89,3 +115,49 @@ export function checkPassword(input: PasswordInput): PasswordErrors {
 
 export const hasErrors = (errors: PasswordErrors): boolean =>
   Boolean(errors.password?.length || errors.passwordConfirmation?.length);
+
+/** One live hint of a strength level (seed-spec §5), plus the rules that hold at every level. */
+export type PasswordHintId =
+  | 'min_length'
+  | 'capital'
+  | 'small'
+  | 'number'
+  | 'number_or_symbol'
+  | 'special'
+  | 'allowed_characters'
+  | 'not_common';
+
+export interface PasswordHint {
+  id: PasswordHintId;
+  /** Whether `password` meets it. */
+  met: boolean;
+  /** For `min_length`: the level's minimum. */
+  min?: number;
+}
+
+const LEVEL_HINTS: Record<PasswordStrength, PasswordHintId[]> = {
+  simplified: ['min_length', 'number_or_symbol'],
+  standard: ['min_length', 'capital', 'small', 'number'],
+  advanced: ['min_length', 'capital', 'small', 'number', 'special'],
+};
+
+/**
+ * The hints of a strength level in display order, each met or unmet by `password`: the level's own
+ * (at least 6/8/12 characters, a capital letter, …) then allowed characters and not a common password.
+ * An empty password meets only the last two.
+ */
+export function passwordHints(password: string, strength: PasswordStrength): PasswordHint[] {
+  const met: Record<PasswordHintId, boolean> = {
+    min_length: password.length >= MIN_LENGTH[strength],
+    capital: /[A-Z]/.test(password),
+    small: /[a-z]/.test(password),
+    number: /[0-9]/.test(password),
+    number_or_symbol: /[^A-Za-z]/.test(password),
+    special: SPECIAL.test(password),
+    allowed_characters: hasOnlyAllowedCharacters(password),
+    not_common: !isCommonPassword(password),
+  };
+  return [...LEVEL_HINTS[strength], 'allowed_characters' as const, 'not_common' as const].map((id) =>
+    id === 'min_length' ? { id, met: met[id], min: MIN_LENGTH[strength] } : { id, met: met[id] },
+  );
+}

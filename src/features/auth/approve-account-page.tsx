@@ -1,0 +1,179 @@
+import { Callout, Checkbox, FormGroup } from '@blueprintjs/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useMemo, type ReactNode } from 'react';
+import { useForm, useWatch, type UseFormRegisterReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useAcceptInvite, useGetUserInvite } from '@generated/hooks/auth/auth';
+import type { Invite } from '@generated/model/invite';
+import { paths } from '@/app/paths';
+import { PageSpinner } from '@/components/page-spinner';
+import { useValidationMessage } from '@/components/use-validation-message';
+import { AuthPageShell } from './auth-page-shell';
+import { FormAlert, PasswordHints, showServerFieldErrors, TextField, useFailureText } from './auth-form-parts';
+import { acceptInviteFormSchema, type AcceptInviteFormValues } from './password-schema';
+import { SubmitButton } from './submit-button';
+
+/**
+ * /approve-account?token=…: shows the invite (who, which clinic, which role), then the new password with
+ * live hints for the clinic's strength level and the EULA and privacy notice to accept.
+ */
+export function ApproveAccountPage() {
+  const { t } = useTranslation('auth');
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token') ?? '';
+  const invite = useGetUserInvite({ token }, { query: { enabled: token !== '', retry: false, staleTime: 0, gcTime: 0 } });
+
+  if (token !== '' && invite.isPending) return <PageSpinner />;
+  const data = invite.data?.data;
+  if (!data) {
+    return (
+      <AuthPageShell title={t('approveAccount.title')}>
+        <Callout intent="warning" role="alert" className="mp-form-alert">
+          {t('approveAccount.invalidLink')}
+        </Callout>
+      </AuthPageShell>
+    );
+  }
+  if (data.expired) {
+    return (
+      <AuthPageShell title={t('approveAccount.title')}>
+        <Callout intent="warning" role="alert" className="mp-form-alert" title={t('approveAccount.expiredTitle')}>
+          {t('approveAccount.expired')}
+        </Callout>
+      </AuthPageShell>
+    );
+  }
+  return <AcceptForm token={token} invite={data} />;
+}
+
+function AcceptCheckbox({
+  registration,
+  error,
+  children,
+}: {
+  registration: UseFormRegisterReturn;
+  error: string | undefined;
+  children: ReactNode;
+}) {
+  const errorId = useId();
+  const { ref, ...field } = registration;
+  return (
+    <FormGroup intent={error ? 'danger' : 'none'} helperText={error && <span id={errorId}>{error}</span>}>
+      <Checkbox
+        {...field}
+        inputRef={ref}
+        labelElement={children}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+    </FormGroup>
+  );
+}
+
+function AcceptForm({ token, invite }: { token: string; invite: Invite }) {
+  const { t } = useTranslation(['auth', 'common']);
+  const validationMessage = useValidationMessage();
+  const hintsId = useId();
+  const strength = invite.passwordStrength;
+  const resolver = useMemo(() => zodResolver(acceptInviteFormSchema(strength, invite.email)), [strength, invite.email]);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<AcceptInviteFormValues>({
+    resolver,
+    defaultValues: { password: '', passwordConfirmation: '', acceptEula: false, acceptPrivacyNotice: false },
+  });
+  const password = useWatch({ control, name: 'password' });
+
+  const accept = useAcceptInvite({
+    mutation: {
+      onError: (error) =>
+        showServerFieldErrors(error, setError, ['password', 'passwordConfirmation', 'acceptEula', 'acceptPrivacyNotice']),
+    },
+  });
+  const failure = useFailureText(accept.error);
+
+  if (accept.isSuccess) {
+    return (
+      <AuthPageShell title={t('approveAccount.title')}>
+        <Callout intent="success" role="status" className="mp-form-alert">
+          {t('approveAccount.done')}
+        </Callout>
+        <p className="mp-auth-links">
+          <Link to={paths.auth.signIn.getHref()}>{t('goToSignIn')}</Link>
+        </p>
+      </AuthPageShell>
+    );
+  }
+
+  const name = `${invite.firstName} ${invite.lastName}`.trim();
+  return (
+    <AuthPageShell title={t('approveAccount.title')}>
+      <p className="mp-muted">{t('approveAccount.intro', { name, clinic: invite.clinicName })}</p>
+      <dl className="mp-invite-details">
+        <dt>{t('approveAccount.name')}</dt>
+        <dd>{name}</dd>
+        <dt>{t('approveAccount.email')}</dt>
+        <dd>{invite.email}</dd>
+        <dt>{t('approveAccount.clinic')}</dt>
+        <dd>{invite.clinicName}</dd>
+        <dt>{t('approveAccount.role')}</dt>
+        <dd>{t(`common:roles.${invite.role}`)}</dd>
+        {invite.invitedBy && (
+          <>
+            <dt>{t('approveAccount.invitedBy')}</dt>
+            <dd>{invite.invitedBy}</dd>
+          </>
+        )}
+      </dl>
+      {failure && <FormAlert>{failure}</FormAlert>}
+      <form
+        noValidate
+        onSubmit={handleSubmit(({ password: newPassword, passwordConfirmation }) =>
+          accept.mutate({
+            data: { token, password: newPassword, passwordConfirmation, acceptEula: true, acceptPrivacyNotice: true },
+          }),
+        )}
+      >
+        <input type="email" name="username" autoComplete="username" value={invite.email} readOnly hidden />
+        <TextField
+          label={t('newPassword.password')}
+          registration={register('password')}
+          error={validationMessage(errors.password?.message)}
+          type="password"
+          autoComplete="new-password"
+          describedBy={hintsId}
+        >
+          <PasswordHints id={hintsId} password={password} strength={strength} />
+        </TextField>
+        <TextField
+          label={t('newPassword.confirmation')}
+          registration={register('passwordConfirmation')}
+          error={validationMessage(errors.passwordConfirmation?.message)}
+          type="password"
+          autoComplete="new-password"
+        />
+        <AcceptCheckbox registration={register('acceptEula')} error={validationMessage(errors.acceptEula?.message)}>
+          {t('approveAccount.acceptEula')}{' '}
+          <Link to={paths.legal.eula.getHref()} target="_blank">
+            {t('approveAccount.eula')}
+          </Link>
+        </AcceptCheckbox>
+        <AcceptCheckbox
+          registration={register('acceptPrivacyNotice')}
+          error={validationMessage(errors.acceptPrivacyNotice?.message)}
+        >
+          {t('approveAccount.acceptPrivacy')}{' '}
+          <Link to={paths.legal.privacyPolicy.getHref()} target="_blank">
+            {t('approveAccount.privacyNotice')}
+          </Link>
+        </AcceptCheckbox>
+        <SubmitButton label={t('approveAccount.submit')} pending={accept.isPending} />
+      </form>
+    </AuthPageShell>
+  );
+}

@@ -1,0 +1,209 @@
+import { Callout } from '@blueprintjs/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useMemo } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useGetResetConfirmation, useResetConfirmation } from '@generated/hooks/auth/auth';
+import { getGetProfileQueryKey, useChangePassword, useGetProfile } from '@generated/hooks/profile/profile';
+import type { Profile } from '@generated/model/profile';
+import type { ProfileResponse } from '@generated/model/profileResponse';
+import { paths } from '@/app/paths';
+import { PageSpinner } from '@/components/page-spinner';
+import { useValidationMessage } from '@/components/use-validation-message';
+import type { PasswordStrength } from '@/domain/passwords/password-rules';
+import { getToken } from '@/lib/auth-storage';
+import { AuthPageShell } from './auth-page-shell';
+import { FormAlert, PasswordHints, showServerFieldErrors, TextField, useFailureText } from './auth-form-parts';
+import {
+  changePasswordFormSchema,
+  resetConfirmationFormSchema,
+  type ChangePasswordFormValues,
+  type ResetConfirmationFormValues,
+} from './password-schema';
+import { SubmitButton } from './submit-button';
+
+/**
+ * /new-password: with `?token=` from a reset e-mail, choose a new password; without one, a signed-in user
+ * whose clinic forces a new password (or whose password expired) changes it here before going on.
+ */
+export function NewPasswordPage() {
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token');
+  return token ? <ResetWithLink token={token} /> : <RequiredChange />;
+}
+
+function InvalidLink() {
+  const { t } = useTranslation('auth');
+  return (
+    <AuthPageShell title={t('newPassword.title')}>
+      <Callout intent="warning" role="alert" className="mp-form-alert">
+        {t('newPassword.invalidLink')}
+      </Callout>
+      <p className="mp-auth-links">
+        <Link to={paths.auth.resetPassword.getHref()}>{t('newPassword.requestNewLink')}</Link>
+      </p>
+    </AuthPageShell>
+  );
+}
+
+function ResetWithLink({ token }: { token: string }) {
+  const info = useGetResetConfirmation({ token }, { query: { retry: false, staleTime: 0, gcTime: 0 } });
+  if (info.isPending) return <PageSpinner />;
+  if (info.isError || !info.data) return <InvalidLink />;
+  const { email, passwordStrength } = info.data.data;
+  return <ResetForm token={token} email={email} strength={passwordStrength} />;
+}
+
+function ResetForm({ token, email, strength }: { token: string; email: string; strength: PasswordStrength }) {
+  const { t } = useTranslation('auth');
+  const validationMessage = useValidationMessage();
+  const hintsId = useId();
+  const resolver = useMemo(() => zodResolver(resetConfirmationFormSchema(strength, email)), [strength, email]);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<ResetConfirmationFormValues>({ resolver, defaultValues: { password: '', passwordConfirmation: '' } });
+  const password = useWatch({ control, name: 'password' });
+
+  const confirm = useResetConfirmation({
+    mutation: { onError: (error) => showServerFieldErrors(error, setError, ['password', 'passwordConfirmation']) },
+  });
+  const failure = useFailureText(confirm.error);
+
+  if (confirm.isSuccess) {
+    return (
+      <AuthPageShell title={t('newPassword.title')}>
+        <Callout intent="success" role="status" className="mp-form-alert">
+          {t('newPassword.done')}
+        </Callout>
+        <p className="mp-auth-links">
+          <Link to={paths.auth.signIn.getHref()}>{t('goToSignIn')}</Link>
+        </p>
+      </AuthPageShell>
+    );
+  }
+
+  return (
+    <AuthPageShell title={t('newPassword.title')}>
+      <p className="mp-muted">{t('newPassword.introReset', { email })}</p>
+      {failure && <FormAlert>{failure}</FormAlert>}
+      <form noValidate onSubmit={handleSubmit((data) => confirm.mutate({ data: { token, ...data } }))}>
+        <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+        <TextField
+          label={t('newPassword.password')}
+          registration={register('password')}
+          error={validationMessage(errors.password?.message)}
+          type="password"
+          autoComplete="new-password"
+          describedBy={hintsId}
+        >
+          <PasswordHints id={hintsId} password={password} strength={strength} />
+        </TextField>
+        <TextField
+          label={t('newPassword.confirmation')}
+          registration={register('passwordConfirmation')}
+          error={validationMessage(errors.passwordConfirmation?.message)}
+          type="password"
+          autoComplete="new-password"
+        />
+        <SubmitButton label={t('newPassword.submit')} pending={confirm.isPending} />
+      </form>
+      <p className="mp-auth-links">
+        <Link to={paths.auth.signIn.getHref()}>{t('backToSignIn')}</Link>
+      </p>
+    </AuthPageShell>
+  );
+}
+
+function RequiredChange() {
+  const hasToken = getToken() !== null;
+  const profileQuery = useGetProfile({ query: { enabled: hasToken } });
+  if (!hasToken) return <InvalidLink />;
+  const profile = profileQuery.data?.data;
+  if (!profile) return profileQuery.isError ? <InvalidLink /> : <PageSpinner />;
+  if (!profile.passwordChangeRequired) return <InvalidLink />;
+  return <ChangeForm profile={profile} />;
+}
+
+function ChangeForm({ profile }: { profile: Profile }) {
+  const { t } = useTranslation('auth');
+  const validationMessage = useValidationMessage();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const hintsId = useId();
+  const strength = profile.passwordStrength;
+  const resolver = useMemo(
+    () => zodResolver(changePasswordFormSchema(strength, profile.email)),
+    [strength, profile.email],
+  );
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<ChangePasswordFormValues>({
+    resolver,
+    defaultValues: { currentPassword: '', password: '', passwordConfirmation: '' },
+  });
+  const password = useWatch({ control, name: 'password' });
+
+  const change = useChangePassword({
+    mutation: {
+      onSuccess: async () => {
+        const queryKey = getGetProfileQueryKey();
+        // The hub must not send the user back here on the cached profile while it refetches.
+        queryClient.setQueryData<ProfileResponse>(queryKey, (old) =>
+          old ? { ...old, data: { ...old.data, passwordChangeRequired: null } } : old,
+        );
+        await queryClient.invalidateQueries({ queryKey });
+        await navigate(paths.home.getHref(), { replace: true });
+      },
+      onError: (error) =>
+        showServerFieldErrors(error, setError, ['currentPassword', 'password', 'passwordConfirmation']),
+    },
+  });
+  const failure = useFailureText(change.error);
+
+  return (
+    <AuthPageShell title={t('newPassword.title')}>
+      <Callout intent="primary" className="mp-form-alert">
+        {profile.passwordChangeRequired === 'expired' ? t('newPassword.expired') : t('newPassword.forced')}
+      </Callout>
+      {failure && <FormAlert>{failure}</FormAlert>}
+      <form noValidate onSubmit={handleSubmit((data) => change.mutate({ data }))}>
+        <input type="email" name="username" autoComplete="username" value={profile.email} readOnly hidden />
+        <TextField
+          label={t('newPassword.currentPassword')}
+          registration={register('currentPassword')}
+          error={validationMessage(errors.currentPassword?.message)}
+          type="password"
+          autoComplete="current-password"
+        />
+        <TextField
+          label={t('newPassword.password')}
+          registration={register('password')}
+          error={validationMessage(errors.password?.message)}
+          type="password"
+          autoComplete="new-password"
+          describedBy={hintsId}
+        >
+          <PasswordHints id={hintsId} password={password} strength={strength} />
+        </TextField>
+        <TextField
+          label={t('newPassword.confirmation')}
+          registration={register('passwordConfirmation')}
+          error={validationMessage(errors.passwordConfirmation?.message)}
+          type="password"
+          autoComplete="new-password"
+        />
+        <SubmitButton label={t('newPassword.submit')} pending={change.isPending} />
+      </form>
+    </AuthPageShell>
+  );
+}

@@ -1,0 +1,64 @@
+import { Callout } from '@blueprintjs/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { useResetPassword } from '@generated/hooks/auth/auth';
+import { paths } from '@/app/paths';
+import { useValidationMessage } from '@/components/use-validation-message';
+import { AuthPageShell } from './auth-page-shell';
+import { FormAlert, showServerFieldErrors, TextField, useFailureText } from './auth-form-parts';
+import {
+  resetPasswordErrorMap,
+  resetPasswordFormSchema,
+  type ResetPasswordFormInput,
+  type ResetPasswordFormValues,
+} from './password-schema';
+import { SubmitButton } from './submit-button';
+
+const resolver = zodResolver(resetPasswordFormSchema, { error: resetPasswordErrorMap });
+
+/** /reset-password: asks for the e-mail address; the answer is the same whether the account exists or not. */
+export function ResetPasswordPage() {
+  const { t } = useTranslation('auth');
+  const validationMessage = useValidationMessage();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<ResetPasswordFormInput, unknown, ResetPasswordFormValues>({ resolver, defaultValues: { email: '' } });
+
+  const reset = useResetPassword({
+    mutation: { onError: (error) => showServerFieldErrors(error, setError, ['email']) },
+  });
+  const failure = useFailureText(reset.error);
+
+  return (
+    <AuthPageShell title={t('resetPassword.title')}>
+      {reset.isSuccess ? (
+        <Callout intent="success" role="status" className="mp-form-alert">
+          {t('resetPassword.sent')}
+        </Callout>
+      ) : (
+        <>
+          <p className="mp-muted">{t('resetPassword.intro')}</p>
+          {failure && <FormAlert>{failure}</FormAlert>}
+          <form noValidate onSubmit={handleSubmit((data) => reset.mutate({ data }))}>
+            <TextField
+              label={t('resetPassword.email')}
+              registration={register('email')}
+              error={validationMessage(errors.email?.message)}
+              type="email"
+              autoComplete="username"
+            />
+            <SubmitButton label={t('resetPassword.submit')} pending={reset.isPending} />
+          </form>
+        </>
+      )}
+      <p className="mp-auth-links">
+        <Link to={paths.auth.signIn.getHref()}>{t('backToSignIn')}</Link>
+      </p>
+    </AuthPageShell>
+  );
+}
