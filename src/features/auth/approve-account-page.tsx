@@ -10,7 +10,7 @@ import { paths } from '@/app/paths';
 import { PageSpinner } from '@/components/page-spinner';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { AuthPageShell } from './auth-page-shell';
-import { FormAlert, PasswordHints, showServerFieldErrors, TextField, useFailureText } from './auth-form-parts';
+import { FormAlert, NewPasswordFields, showServerFieldErrors, useFailureText } from './auth-form-parts';
 import { acceptInviteFormSchema, type AcceptInviteFormValues } from './password-schema';
 import { SubmitButton } from './submit-button';
 
@@ -74,7 +74,6 @@ function AcceptCheckbox({
 function AcceptForm({ token, invite }: { token: string; invite: Invite }) {
   const { t } = useTranslation(['auth', 'common']);
   const validationMessage = useValidationMessage();
-  const hintsId = useId();
   const strength = invite.passwordStrength;
   const resolver = useMemo(() => zodResolver(acceptInviteFormSchema(strength, invite.email)), [strength, invite.email]);
   const {
@@ -140,22 +139,14 @@ function AcceptForm({ token, invite }: { token: string; invite: Invite }) {
         )}
       >
         <input type="email" name="username" autoComplete="username" value={invite.email} readOnly hidden />
-        <TextField
-          label={t('newPassword.password')}
-          registration={register('password')}
-          error={validationMessage(errors.password?.message)}
-          type="password"
-          autoComplete="new-password"
-          describedBy={hintsId}
-        >
-          <PasswordHints id={hintsId} password={password} strength={strength} />
-        </TextField>
-        <TextField
-          label={t('newPassword.confirmation')}
-          registration={register('passwordConfirmation')}
-          error={validationMessage(errors.passwordConfirmation?.message)}
-          type="password"
-          autoComplete="new-password"
+        <NewPasswordFields
+          password={password}
+          strength={strength}
+          passwordField={{ registration: register('password'), error: validationMessage(errors.password?.message) }}
+          confirmationField={{
+            registration: register('passwordConfirmation'),
+            error: validationMessage(errors.passwordConfirmation?.message),
+          }}
         />
         <AcceptCheckbox registration={register('acceptEula')} error={validationMessage(errors.acceptEula?.message)}>
           {t('approveAccount.acceptEula')}{' '}

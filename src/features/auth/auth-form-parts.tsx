@@ -105,3 +105,35 @@ export function PasswordHints({ id, password, strength }: { id: string; password
     </div>
   );
 }
+
+type PasswordField = { registration: UseFormRegisterReturn; error: string | undefined };
+
+/** New password with the live hints of its strength level, and its confirmation. */
+export function NewPasswordFields({
+  password,
+  strength,
+  passwordField,
+  confirmationField,
+}: {
+  password: string;
+  strength: PasswordStrength;
+  passwordField: PasswordField;
+  confirmationField: PasswordField;
+}) {
+  const { t } = useTranslation('auth');
+  const hintsId = useId();
+  return (
+    <>
+      <TextField
+        label={t('newPassword.password')}
+        {...passwordField}
+        type="password"
+        autoComplete="new-password"
+        describedBy={hintsId}
+      >
+        <PasswordHints id={hintsId} password={password} strength={strength} />
+      </TextField>
+      <TextField label={t('newPassword.confirmation')} {...confirmationField} type="password" autoComplete="new-password" />
+    </>
+  );
+}

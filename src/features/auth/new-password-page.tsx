@@ -1,7 +1,7 @@
 import { Callout } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -15,7 +15,7 @@ import { useValidationMessage } from '@/components/use-validation-message';
 import type { PasswordStrength } from '@/domain/passwords/password-rules';
 import { getToken } from '@/lib/auth-storage';
 import { AuthPageShell } from './auth-page-shell';
-import { FormAlert, PasswordHints, showServerFieldErrors, TextField, useFailureText } from './auth-form-parts';
+import { FormAlert, NewPasswordFields, showServerFieldErrors, TextField, useFailureText } from './auth-form-parts';
 import {
   changePasswordFormSchema,
   resetConfirmationFormSchema,
@@ -59,7 +59,6 @@ function ResetWithLink({ token }: { token: string }) {
 function ResetForm({ token, email, strength }: { token: string; email: string; strength: PasswordStrength }) {
   const { t } = useTranslation('auth');
   const validationMessage = useValidationMessage();
-  const hintsId = useId();
   const resolver = useMemo(() => zodResolver(resetConfirmationFormSchema(strength, email)), [strength, email]);
   const {
     register,
@@ -94,22 +93,14 @@ function ResetForm({ token, email, strength }: { token: string; email: string; s
       {failure && <FormAlert>{failure}</FormAlert>}
       <form noValidate onSubmit={handleSubmit((data) => confirm.mutate({ data: { token, ...data } }))}>
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <TextField
-          label={t('newPassword.password')}
-          registration={register('password')}
-          error={validationMessage(errors.password?.message)}
-          type="password"
-          autoComplete="new-password"
-          describedBy={hintsId}
-        >
-          <PasswordHints id={hintsId} password={password} strength={strength} />
-        </TextField>
-        <TextField
-          label={t('newPassword.confirmation')}
-          registration={register('passwordConfirmation')}
-          error={validationMessage(errors.passwordConfirmation?.message)}
-          type="password"
-          autoComplete="new-password"
+        <NewPasswordFields
+          password={password}
+          strength={strength}
+          passwordField={{ registration: register('password'), error: validationMessage(errors.password?.message) }}
+          confirmationField={{
+            registration: register('passwordConfirmation'),
+            error: validationMessage(errors.passwordConfirmation?.message),
+          }}
         />
         <SubmitButton label={t('newPassword.submit')} pending={confirm.isPending} />
       </form>
@@ -135,7 +126,6 @@ function ChangeForm({ profile }: { profile: Profile }) {
   const validationMessage = useValidationMessage();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const hintsId = useId();
   const strength = profile.passwordStrength;
   const resolver = useMemo(
     () => zodResolver(changePasswordFormSchema(strength, profile.email)),
@@ -185,22 +175,14 @@ function ChangeForm({ profile }: { profile: Profile }) {
           type="password"
           autoComplete="current-password"
         />
-        <TextField
-          label={t('newPassword.password')}
-          registration={register('password')}
-          error={validationMessage(errors.password?.message)}
-          type="password"
-          autoComplete="new-password"
-          describedBy={hintsId}
-        >
-          <PasswordHints id={hintsId} password={password} strength={strength} />
-        </TextField>
-        <TextField
-          label={t('newPassword.confirmation')}
-          registration={register('passwordConfirmation')}
-          error={validationMessage(errors.passwordConfirmation?.message)}
-          type="password"
-          autoComplete="new-password"
+        <NewPasswordFields
+          password={password}
+          strength={strength}
+          passwordField={{ registration: register('password'), error: validationMessage(errors.password?.message) }}
+          confirmationField={{
+            registration: register('passwordConfirmation'),
+            error: validationMessage(errors.passwordConfirmation?.message),
+          }}
         />
         <SubmitButton label={t('newPassword.submit')} pending={change.isPending} />
       </form>
