@@ -3,11 +3,11 @@ import { defineConfig } from 'vitest/config';
 import { aliases } from './vite.config.ts';
 
 /*
- * Two projects:
- * - unit: tests beside the code (src/, scripts/, server/). The environment is jsdom, because the SPA's
- *   tests need it. Vitest 4 has no per-glob environment any more (environmentMatchGlobs is gone, project
- *   names must be unique and `--project unit` matches exactly), so a test that must run in plain Node
- *   (scripts/, server/) starts with the docblock `// @vitest-environment node`.
+ * Three projects:
+ * - unit: tests beside the code in src/ and scripts/. The environment is jsdom, because the SPA's tests need
+ *   it; a test that must run in plain Node starts with the docblock `// @vitest-environment node`.
+ * - server: the reference server's pure units (server/) and its HTTP suites (tests/server), in Node, on PGlite
+ *   or, with DATABASE_URL, on PostgreSQL.
  * - contract: tests/contract, which start Prism; one file at a time, generous timeouts.
  */
 export default defineConfig({
