@@ -12,7 +12,7 @@ import { accountKey, ACCOUNT_RULE, assertNotThrottled, clearFailures, failAndSlo
 import { audit } from '../services/audit';
 import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
 import { revokeOpenLinks } from '../services/user-tokens';
-import { assertNewPassword, endUserSessions, loadProfile } from '../services/sessions';
+import { assertNewPassword, clinicUser, endUserSessions, loadProfile } from '../services/sessions';
 
 /** The multipart body as the parser leaves it: text fields as strings, the file part as a Buffer. */
 type ProfileFormBody = Omit<ProfileForm, 'avatar'> & { avatar?: unknown };
@@ -38,13 +38,7 @@ export function profileHandlers(ctx: AppContext): Handlers {
     const given = PROFILE_FIELDS.filter((field) => body[field] !== undefined);
     if (!given.length) throw new HttpError(422, 'profile.nothing_to_change', 'profile.nothing_to_change');
 
-    const user = await ctx.db
-      .selectFrom('users')
-      .selectAll()
-      .where('id', '=', userId)
-      .where('clinic_id', '=', clinicId)
-      .executeTakeFirst();
-    if (!user) throw notFound();
+    const user = await clinicUser(ctx.db, userId, clinicId);
 
     const now = ctx.clock.now();
     const changes: UserUpdate = {};

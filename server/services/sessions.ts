@@ -118,15 +118,21 @@ export function toProfile(user: UserRow, clinicName: string, policy: UserPolicy,
   };
 }
 
-/** The Profile of a user of `clinicId` (404 when there is none). */
-export async function loadProfile(ctx: AppContext, userId: string, clinicId: string): Promise<Profile> {
-  const user = await ctx.db
+/** The user row of a user of `clinicId` (404 when there is none). */
+export async function clinicUser(db: Database, userId: string, clinicId: string): Promise<UserRow> {
+  const user = await db
     .selectFrom('users')
     .selectAll()
     .where('id', '=', userId)
     .where('clinic_id', '=', clinicId)
     .executeTakeFirst();
   if (!user) throw notFound();
+  return user;
+}
+
+/** The Profile of a user of `clinicId` (404 when there is none). */
+export async function loadProfile(ctx: AppContext, userId: string, clinicId: string): Promise<Profile> {
+  const user = await clinicUser(ctx.db, userId, clinicId);
   const clinic = await ctx.db.selectFrom('clinics').select('name').where('id', '=', clinicId).executeTakeFirstOrThrow();
   const policy = await policyFor(ctx.db, clinicId, userId);
   return toProfile(user, clinic.name, policy, ctx.clock.now());
