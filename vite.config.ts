@@ -45,7 +45,10 @@ export default defineConfig(({ mode }) => {
     build: {
       outDir: 'dist',
       emptyOutDir: true,
+      // The bundle report (scripts/bundle-report.mjs) reads the chunk graph from the manifest and each chunk's
+      // source modules from the sourcemaps.
       sourcemap: true,
+      manifest: true,
     },
   };
 });

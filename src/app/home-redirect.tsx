@@ -4,7 +4,7 @@ import { useSessionGate } from './session-gate';
 
 /** `/`: a spinner while the profile loads, then on to the home of the user's role (seed-spec §2). */
 export function HomeRedirect() {
-  const gate = useSessionGate();
+  const gate = useSessionGate('hub');
   if (gate.state === 'redirect') return <Navigate to={gate.to} replace />;
   return <PageSpinner />;
 }

@@ -11,6 +11,17 @@ const withQuery = (path: string, params: Record<string, string | number | undefi
   return search ? `${path}?${search}` : path;
 };
 
+/** The legal and info documents (seed-spec §2), named as their paths. */
+export const LEGAL_DOCUMENTS = [
+  'privacy-policy',
+  'terms-and-conditions',
+  'imprint',
+  'legal-notice',
+  'eula',
+  'about-us',
+] as const;
+export type LegalDocumentName = (typeof LEGAL_DOCUMENTS)[number];
+
 export const paths = {
   /** Redirect hub: sends a signed-in user to the home of their role. */
   home: { path: '/', getHref: () => '/' },

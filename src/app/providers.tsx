@@ -7,33 +7,28 @@ import '@/styles/theme.css';
 
 import { BlueprintProvider } from '@blueprintjs/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { PersistQueryClientProvider, type PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 import { type i18n as I18n } from 'i18next';
 import { useEffect, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { NotificationsProvider } from '@/components/notifications';
 import { redirectToSignIn, setUnauthorizedHandler } from '@/lib/api-client';
-import { getToken } from '@/lib/auth-storage';
+import { endSession, onLogoutInOtherTab } from '@/lib/session';
 
-// The auth token's storage key (seed-spec §3), watched for logouts in other tabs.
-const TOKEN_KEY = 'token';
-
-/** Seed-spec §4: a 401 signs out (the api client clears the token), and so does a logout in another tab. */
+/** Seed-spec §4: a 401 signs out (the api client has cleared the token), and so does a logout in another tab. */
 function useSessionEnd(queryClient: QueryClient): void {
   useEffect(() => {
     setUnauthorizedHandler(() => {
-      queryClient.clear();
+      endSession(queryClient);
       redirectToSignIn();
     });
-    // Other tabs see their shared (remembered) token disappear from localStorage.
-    const onStorage = (event: StorageEvent) => {
-      if ((event.key === TOKEN_KEY || event.key === null) && !getToken()) {
-        queryClient.clear();
-        redirectToSignIn();
-      }
-    };
-    window.addEventListener('storage', onStorage);
+    const stopListening = onLogoutInOtherTab(() => {
+      endSession(queryClient, { tellOtherTabs: false });
+      redirectToSignIn();
+    });
     return () => {
       setUnauthorizedHandler();
-      window.removeEventListener('storage', onStorage);
+      stopListening();
     };
   }, [queryClient]);
 }
@@ -41,18 +36,27 @@ function useSessionEnd(queryClient: QueryClient): void {
 export type AppProvidersProps = {
   queryClient: QueryClient;
   i18n: I18n;
+  /** Keeps the query cache in browser storage (the app); tests leave it out. */
+  persistOptions?: Omit<PersistQueryClientOptions, 'queryClient'>;
   children: ReactNode;
 };
 
-/** React Query, i18next and Blueprint, and what happens when the session ends. */
-export function AppProviders({ queryClient, i18n, children }: AppProvidersProps) {
+/** React Query, i18next, Blueprint and on-screen notifications, and what happens when the session ends. */
+export function AppProviders({ queryClient, i18n, persistOptions, children }: AppProvidersProps) {
   useSessionEnd(queryClient);
 
-  return (
-    <QueryClientProvider client={queryClient}>
-      <I18nextProvider i18n={i18n}>
-        <BlueprintProvider>{children}</BlueprintProvider>
-      </I18nextProvider>
-    </QueryClientProvider>
+  const content = (
+    <I18nextProvider i18n={i18n}>
+      <BlueprintProvider>
+        <NotificationsProvider>{children}</NotificationsProvider>
+      </BlueprintProvider>
+    </I18nextProvider>
+  );
+  return persistOptions ? (
+    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
+      {content}
+    </PersistQueryClientProvider>
+  ) : (
+    <QueryClientProvider client={queryClient}>{content}</QueryClientProvider>
   );
 }

@@ -1,5 +1,9 @@
 import { getLogoutMockHandler } from '@generated/hooks/auth/auth.msw';
-import { getGetProfileMockHandler, getGetProfileResponseMock } from '@generated/hooks/profile/profile.msw';
+import {
+  getGetProfileMockHandler,
+  getGetProfileResponseMock,
+  getUpdateProfileMockHandler,
+} from '@generated/hooks/profile/profile.msw';
 import type { ProfileResponse } from '@generated/model/profileResponse';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -46,6 +50,13 @@ function profileAnswers(answer: ProfileResponse | (() => Response)) {
 }
 
 const signedIn = () => localStorage.setItem('token', 'demo-token');
+
+async function openUserMenu(container: HTMLElement): Promise<void> {
+  const button = container.querySelector<HTMLElement>('header button[aria-label^="User menu"]');
+  if (!button) throw new Error('no user menu button');
+  await click(button);
+  await waitFor(() => getByText(document.body, 'a, button, [role="menuitem"]', 'Log out'));
+}
 const h1 = (container: HTMLElement) => container.querySelector('h1')?.textContent;
 
 describe('/ redirect hub', () => {
@@ -138,6 +149,14 @@ describe('signed-in areas', () => {
     const { container } = await renderRoutes(routes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
 
+    const saved: { lang: FormDataEntryValue | null; language: string | null }[] = [];
+    server.use(
+      getUpdateProfileMockHandler(async ({ request }) => {
+        saved.push({ lang: (await request.formData()).get('lang'), language: request.headers.get('Language') });
+        return profileWith({ lang: 'de' });
+      }),
+    );
+
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
 
     await waitFor(() => expect(h1(container)).toBe('Patienten'));
@@ -145,6 +164,37 @@ describe('signed-in areas', () => {
     expect(localStorage.getItem('i18nextLng')).toBe('de');
     expect(localStorage.getItem('savedPreference')).toBe('de');
     expect(document.documentElement.lang).toBe('de');
+    // Saved to the profile, asked in the new language.
+    await waitFor(() => expect(saved).toEqual([{ lang: 'de', language: 'de' }]));
+  });
+
+  it('says so when the language cannot be saved to the profile, and keeps it in this browser', async () => {
+    signedIn();
+    profileAnswers(getGetProfileResponseMock());
+    server.use(http.post('*/user/profile', () => HttpResponse.json({ status: 'Error', message: 'down' }, { status: 503 })));
+    const { container } = await renderRoutes(routes, { path: '/physician/list' });
+    await waitFor(() => expect(h1(container)).toBe('Patients'));
+
+    await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
+
+    await waitFor(() => expect(document.body.textContent).toContain('Die Sprache konnte nicht'));
+    expect(h1(container)).toBe('Patienten');
+  });
+
+  it('shows the sections of the area and a user menu with profile settings', async () => {
+    signedIn();
+    profileAnswers(getGetProfileResponseMock());
+    const { container, router } = await renderRoutes(routes, { path: '/physician/list' });
+    await waitFor(() => expect(h1(container)).toBe('Patients'));
+    const navigation = container.querySelector('nav[aria-label="Main navigation"]');
+    expect([...(navigation?.querySelectorAll('a') ?? [])].map((link) => link.getAttribute('href'))).toEqual([
+      '/physician/list',
+    ]);
+
+    await openUserMenu(container);
+    await click(getByText(document.body, 'a, button, [role="menuitem"]', 'Profile settings'));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile-settings'));
   });
 
   it.each([
@@ -164,7 +214,8 @@ describe('signed-in areas', () => {
     const { container, router, queryClient } = await renderRoutes(routes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
 
-    await click(getByText(container, 'button', 'Log out'));
+    await openUserMenu(container);
+    await click(getByText(document.body, 'a, button, [role="menuitem"]', 'Log out'));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
     expect(logoutCalls).toBe(1);
@@ -210,9 +261,42 @@ describe('session end', () => {
     await waitFor(() => expect(h1(container)).toBe('Patients'));
 
     localStorage.removeItem('token');
-    window.dispatchEvent(new StorageEvent('storage', { key: 'token', oldValue: 'demo-token', newValue: null }));
+    window.dispatchEvent(
+      new StorageEvent('storage', { key: 'token', oldValue: 'demo-token', newValue: null, storageArea: localStorage }),
+    );
 
     expect(vi.mocked(navigation.assign)).toHaveBeenCalledWith('/sign-in');
     expect(queryClient.getQueryCache().getAll()).toEqual([]);
+  });
+
+  it('a logout signal from another tab ends a session kept in sessionStorage, without signalling back', async () => {
+    sessionStorage.setItem('token', 'tab-token');
+    profileAnswers(getGetProfileResponseMock());
+    const { container, queryClient } = await renderRoutes(routes, { path: '/physician/list' });
+    await waitFor(() => expect(h1(container)).toBe('Patients'));
+
+    localStorage.setItem('loggedOutAt', '1');
+    window.dispatchEvent(
+      new StorageEvent('storage', { key: 'loggedOutAt', oldValue: null, newValue: '1', storageArea: localStorage }),
+    );
+
+    expect(vi.mocked(navigation.assign)).toHaveBeenCalledWith('/sign-in');
+    expect(sessionStorage.getItem('token')).toBeNull();
+    expect(queryClient.getQueryCache().getAll()).toEqual([]);
+    expect(localStorage.getItem('loggedOutAt')).toBe('1');
+  });
+
+  it('a logout tells the other tabs', async () => {
+    signedIn();
+    profileAnswers(getGetProfileResponseMock());
+    server.use(getLogoutMockHandler());
+    const { container, router } = await renderRoutes(routes, { path: '/physician/list' });
+    await waitFor(() => expect(h1(container)).toBe('Patients'));
+
+    await openUserMenu(container);
+    await click(getByText(document.body, 'a, button, [role="menuitem"]', 'Log out'));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
+    expect(Number(localStorage.getItem('loggedOutAt'))).toBeGreaterThan(0);
   });
 });

@@ -1,12 +1,22 @@
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/page-spinner';
 import { UnexpectedErrorPage } from '@/features/errors/unexpected-error-page';
-import { paths } from './paths';
+import { paths, type LegalDocumentName } from './paths';
 
 /*
  * Every screen is its own chunk (lazy). Only the routes built so far are registered; paths.ts names all
  * routes of the specification. Anything else, e.g. /admin/devices before its issue lands, is a 404.
  */
+// The legal and info pages of seed-spec §2: one page component, one Markdown document per path.
+const legalRoutes: RouteObject[] = Object.values(paths.legal).map(({ path }) => ({
+  path,
+  lazy: async () => {
+    const { LegalPage } = await import('@/features/legal/legal-page');
+    const document = path.slice(1) as LegalDocumentName;
+    return { Component: () => <LegalPage document={document} /> };
+  },
+}));
+
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -42,6 +52,22 @@ export const routes: RouteObject[] = [
       {
         path: paths.errors.forbidden.path,
         lazy: async () => ({ Component: (await import('@/features/errors/forbidden-page')).ForbiddenPage }),
+      },
+      ...legalRoutes,
+      {
+        path: paths.profileSettings.path,
+        lazy: async () => {
+          const { SignedInLayout } = await import('./signed-in-layout');
+          return { Component: () => <SignedInLayout area="any" /> };
+        },
+        children: [
+          {
+            index: true,
+            lazy: async () => ({
+              Component: (await import('@/features/profile/profile-settings-page')).ProfileSettingsPage,
+            }),
+          },
+        ],
       },
       {
         path: paths.admin.root.path,

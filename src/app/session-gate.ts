@@ -10,11 +10,17 @@ export type SessionGate =
   | { state: 'ready'; profile: Profile };
 
 /**
- * Who may see a signed-in page (seed-spec §2, §6): no token or no profile → /sign-in; without `area`
- * (the / hub) → the home of the user's role; with `area` → the page, or /forbidden for another role. A
- * required password change (forced or expired) sends to /new-password first.
+ * What a signed-in page admits: `'hub'` (the / redirect hub) sends on to the home of the user's role, an
+ * area admits its roles only, `'any'` every signed-in user (/profile-settings).
  */
-export function useSessionGate(area?: Area): SessionGate {
+export type GateTarget = 'hub' | 'any' | Area;
+
+/**
+ * Who may see a signed-in page (seed-spec §2, §6): no token or no profile → /sign-in; the hub → the home
+ * of the user's role; an area → the page, or /forbidden for another role. A required password change
+ * (forced or expired) sends to /new-password first.
+ */
+export function useSessionGate(target: GateTarget): SessionGate {
   const hasToken = getToken() !== null;
   const profileQuery = useGetProfile({ query: { enabled: hasToken } });
 
@@ -26,7 +32,9 @@ export function useSessionGate(area?: Area): SessionGate {
   }
   // The clinic forces a new password, or it expired: nothing else until it is changed (product.md §4).
   if (profile.passwordChangeRequired) return { state: 'redirect', to: paths.auth.newPassword.getHref() };
-  if (area === undefined) return { state: 'redirect', to: roleHome(profile.role) };
-  if (areaOfRole(profile.role) !== area) return { state: 'redirect', to: paths.errors.forbidden.getHref() };
+  if (target === 'hub') return { state: 'redirect', to: roleHome(profile.role) };
+  if (target !== 'any' && areaOfRole(profile.role) !== target) {
+    return { state: 'redirect', to: paths.errors.forbidden.getHref() };
+  }
   return { state: 'ready', profile };
 }

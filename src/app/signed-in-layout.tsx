@@ -1,13 +1,20 @@
-import { Alignment, Button, Navbar, Tag } from '@blueprintjs/core';
-import { Navigate, Outlet, useOutletContext } from 'react-router-dom';
+import { Alignment, Button, Menu, MenuItem, Navbar, PopoverNext, Tag } from '@blueprintjs/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, NavLink, Outlet, useNavigate, useOutletContext } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { getGetProfileQueryKey, useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
 import { useSignOut } from '@/features/auth/use-sign-out';
 import { LanguageSwitch } from '@/components/language-switch';
+import { LegalLinks } from '@/components/legal-links';
+import { useNotify } from '@/components/notifications';
 import { PageSpinner } from '@/components/page-spinner';
 import { displayName } from '@/components/profile-summary-card';
-import type { Area } from './role-home';
-import { useSessionGate } from './session-gate';
+import type { UiLanguage } from '@/lib/i18n';
+import { IdleLogout } from './idle-logout';
+import { paths } from './paths';
+import { areaOfRole, type Area } from './role-home';
+import { useSessionGate, type GateTarget } from './session-gate';
 import { useRoleLabel } from './use-role-label';
 
 /** The signed-in user's profile, for the pages inside the layout. */
@@ -15,29 +22,95 @@ export function useSignedInProfile(): Profile {
   return useOutletContext<Profile>();
 }
 
-function AppNavbar({ profile }: { profile: Profile }) {
+/** The sections of each area that exist so far (issue 4: navigation shows only what exists). */
+const AREA_LINKS: Record<Area, { to: string; label: 'areas.admin' | 'areas.physician' }[]> = {
+  admin: [{ to: paths.admin.root.getHref(), label: 'areas.admin' }],
+  physician: [{ to: paths.physician.list.getHref(), label: 'areas.physician' }],
+};
+
+function AreaLinks({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
+  const area = areaOfRole(profile.role);
+  if (!area) return null;
+  return (
+    <ul className="mp-area-links">
+      {AREA_LINKS[area].map(({ to, label }) => (
+        <li key={to}>
+          <NavLink to={to} end className={({ isActive }) => `mp-area-link${isActive ? ' mp-area-link-active' : ''}`}>
+            {t(label)}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The language switch of a signed-in user also saves the choice to the profile (it follows them to any browser). */
+function useSaveLanguage(): (language: UiLanguage) => void {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const updateProfile = useUpdateProfile({
+    mutation: {
+      onSuccess: (answer) => queryClient.setQueryData(getGetProfileQueryKey(), answer),
+      onError: () => notify({ intent: 'danger', message: t('languageSaveFailed') }),
+    },
+  });
+  return (language) => updateProfile.mutate({ data: { lang: language } });
+}
+
+function UserMenu({ profile }: { profile: Profile }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
   const roleLabel = useRoleLabel(profile.role);
   const { signOut, isSigningOut } = useSignOut();
   const name = displayName(profile);
+
+  const menu = (
+    <Menu aria-label={t('nav.userMenu')}>
+      <MenuItem
+        icon="cog"
+        text={t('nav.profileSettings')}
+        onClick={() => void navigate(paths.profileSettings.getHref())}
+      />
+      <MenuItem icon="log-out" text={t('nav.logout')} onClick={signOut} disabled={isSigningOut} />
+    </Menu>
+  );
+
+  return (
+    <PopoverNext content={menu} placement="bottom-end">
+      <Button
+        variant="minimal"
+        icon="user"
+        endIcon="caret-down"
+        aria-label={`${t('nav.userMenu')}: ${t('nav.currentUser', { name, role: roleLabel })}`}
+      >
+        <span className="mp-current-user">
+          <span className="mp-current-user-name">{name}</span>
+          <Tag minimal>{roleLabel}</Tag>
+        </span>
+      </Button>
+    </PopoverNext>
+  );
+}
+
+function AppNavbar({ profile }: { profile: Profile }) {
+  const { t } = useTranslation();
+  const saveLanguage = useSaveLanguage();
 
   return (
     <header>
       <Navbar className="mp-navbar">
         <Navbar.Group align={Alignment.START}>
           <Navbar.Heading className="mp-navbar-brand">{t('appName')}</Navbar.Heading>
+          <nav aria-label={t('nav.label')}>
+            <AreaLinks profile={profile} />
+          </nav>
         </Navbar.Group>
         <Navbar.Group align={Alignment.END} className="mp-navbar-end">
-          <span className="mp-current-user" title={t('nav.currentUser', { name, role: roleLabel })}>
-            <span className="mp-current-user-name">{name}</span>
-            <Tag minimal>{roleLabel}</Tag>
-          </span>
+          <LanguageSwitch onChoose={saveLanguage} />
           <Navbar.Divider />
-          <LanguageSwitch />
-          <Navbar.Divider />
-          <Button variant="minimal" icon="log-out" onClick={signOut} disabled={isSigningOut}>
-            {t('nav.logout')}
-          </Button>
+          <UserMenu profile={profile} />
         </Navbar.Group>
       </Navbar>
     </header>
@@ -45,20 +118,25 @@ function AppNavbar({ profile }: { profile: Profile }) {
 }
 
 /**
- * Frame of the signed-in areas (/admin, /physician): the route guard, the navbar, and the main landmark
- * the area's pages render into.
+ * Frame of the signed-in pages: the route guard (`area` names who may enter), the navbar, the main landmark
+ * the pages render into, and the idle logout.
  */
-export function SignedInLayout({ area }: { area: Area }) {
+export function SignedInLayout({ area }: { area: GateTarget }) {
   const gate = useSessionGate(area);
   if (gate.state === 'redirect') return <Navigate to={gate.to} replace />;
   if (gate.state === 'loading') return <PageSpinner />;
 
+  const { profile } = gate;
   return (
     <div className="mp-shell">
-      <AppNavbar profile={gate.profile} />
+      <AppNavbar profile={profile} />
       <main className="mp-shell-main">
-        <Outlet context={gate.profile} />
+        <Outlet context={profile} />
       </main>
+      <footer className="mp-shell-footer">
+        <LegalLinks />
+      </footer>
+      {profile.logoutAfterSeconds != null && <IdleLogout idleSeconds={profile.logoutAfterSeconds} />}
     </div>
   );
 }

@@ -1,10 +1,13 @@
 import { HTMLSelect } from '@blueprintjs/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { chooseLanguage, LANGUAGES, toUiLanguage } from '@/lib/i18n';
+import { chooseLanguage, LANGUAGES, toUiLanguage, type UiLanguage } from '@/lib/i18n';
 
-/** English/Deutsch; the choice is kept (i18nextLng and savedPreference) and becomes the `Language` header. */
-export function LanguageSwitch() {
+/**
+ * English/Deutsch; the choice is kept (i18nextLng and savedPreference) and becomes the `Language` header.
+ * `onChoose` learns of a choice too (a signed-in user's is saved to the profile).
+ */
+export function LanguageSwitch({ onChoose }: { onChoose?: (language: UiLanguage) => void }) {
   const { t, i18n } = useTranslation();
   const id = useId();
   const current = toUiLanguage(i18n.resolvedLanguage ?? i18n.language) ?? 'en';
@@ -20,7 +23,9 @@ export function LanguageSwitch() {
         minimal
         onChange={(event) => {
           const language = toUiLanguage(event.currentTarget.value);
-          if (language) void chooseLanguage(i18n, language);
+          if (!language) return;
+          void chooseLanguage(i18n, language);
+          onChoose?.(language);
         }}
       >
         {LANGUAGES.map((language) => (

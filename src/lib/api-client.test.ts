@@ -299,6 +299,26 @@ describe('401', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
+  it('is no logout for a call made without a token (a wrong password on sign-in)', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+
+    await rejectionOf(apiClient({ url: '/auth/sign-in', method: 'POST', data: {} }));
+
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('keeps a newer session when a request made with an earlier token comes back 401', async () => {
+    const handler = vi.fn();
+    setUnauthorizedHandler(handler);
+    localStorage.setItem('token', 'new-session');
+
+    await rejectionOf(apiClient({ url: '/user/profile', method: 'GET', headers: { Authorization: 'Bearer old' } }));
+
+    expect(handler).not.toHaveBeenCalled();
+    expect(localStorage.getItem('token')).toBe('new-session');
+  });
+
   it('exposes the default so a custom handler can still redirect', async () => {
     const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
     window.history.replaceState(null, '', '/users');

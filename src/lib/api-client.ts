@@ -96,6 +96,17 @@ function targetsApi(config: InternalAxiosRequestConfig): boolean {
   }
 }
 
+/**
+ * A 401 ends the session only for a request that carried the current token: a wrong password on the
+ * (public) sign-in call is no logout, and a late answer to a request made with an earlier token must not
+ * sign out the session that replaced it.
+ */
+function endsCurrentSession(config: InternalAxiosRequestConfig | undefined): boolean {
+  const sent = config?.headers?.get?.('Authorization');
+  const token = getToken();
+  return token === null ? typeof sent === 'string' : sent === `Bearer ${token}`;
+}
+
 export const apiInstance = axios.create({
   // Uploads of exam files on slow clinic connections can take minutes: never time out.
   timeout: 0,
@@ -131,7 +142,7 @@ apiInstance.interceptors.response.use(
   (error: unknown) => {
     // Cancellation is not a failure: react-query recognises and ignores it.
     if (axios.isCancel(error) || !axios.isAxiosError(error)) throw error;
-    if (error.response?.status === 401) {
+    if (error.response?.status === 401 && endsCurrentSession(error.config)) {
       clearToken();
       onUnauthorized();
     }

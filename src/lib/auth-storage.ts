@@ -1,4 +1,5 @@
-const TOKEN_KEY = 'token';
+/** Storage key of the bearer token (seed-spec §3). */
+export const TOKEN_KEY = 'token';
 
 export type StorageArea = 'localStorage' | 'sessionStorage';
 
@@ -16,12 +17,19 @@ export function readStorage(area: StorageArea, key: string): string | null {
   return withStorage(area, null, (storage) => storage.getItem(key));
 }
 
-function writeStorage(area: StorageArea, key: string, value: string): void {
+export function writeStorage(area: StorageArea, key: string, value: string): void {
   withStorage(area, undefined, (storage) => storage.setItem(key, value));
 }
 
-function removeStorage(area: StorageArea, key: string): void {
+export function removeStorage(area: StorageArea, key: string): void {
   withStorage(area, undefined, (storage) => storage.removeItem(key));
+}
+
+/** Where the token lives: localStorage when remembered, sessionStorage when not, null when signed out. */
+export function tokenArea(): StorageArea | null {
+  if (readStorage('localStorage', TOKEN_KEY)) return 'localStorage';
+  if (readStorage('sessionStorage', TOKEN_KEY)) return 'sessionStorage';
+  return null;
 }
 
 export function getToken(): string | null {

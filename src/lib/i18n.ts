@@ -3,9 +3,13 @@ import { initReactI18next } from 'react-i18next';
 import deAuth from '../../locales/de/auth.json';
 import deCommon from '../../locales/de/common.json';
 import deErrors from '../../locales/de/errors.json';
+import deLegal from '../../locales/de/legal.json';
+import deProfile from '../../locales/de/profile.json';
 import enAuth from '../../locales/en/auth.json';
 import enCommon from '../../locales/en/common.json';
 import enErrors from '../../locales/en/errors.json';
+import enLegal from '../../locales/en/legal.json';
+import enProfile from '../../locales/en/profile.json';
 
 export const LANGUAGES = ['en', 'de'] as const;
 export type UiLanguage = (typeof LANGUAGES)[number];
@@ -16,10 +20,10 @@ export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const PREFERENCE_STORAGE_KEY = 'savedPreference';
 
 /** English is the key source: `src/types/i18next.d.ts` types every `t()` key from it. */
-export const en = { common: enCommon, auth: enAuth, errors: enErrors };
+export const en = { common: enCommon, auth: enAuth, errors: enErrors, legal: enLegal, profile: enProfile };
 // Typed as the English catalogue so a namespace or key missing in German fails the type-check;
 // src/lib/locales.test.ts also checks extra keys and placeholders.
-export const de: typeof en = { common: deCommon, auth: deAuth, errors: deErrors };
+export const de: typeof en = { common: deCommon, auth: deAuth, errors: deErrors, legal: deLegal, profile: deProfile };
 
 export const NAMESPACES = Object.keys(en) as (keyof typeof en)[];
 

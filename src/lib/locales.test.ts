@@ -10,6 +10,12 @@ type Tree = { [key: string]: string | Tree };
 
 // Every catalogue on disk, found by Vite's glob (not the list src/lib/i18n.ts bundles), keyed by path.
 const catalogues = import.meta.glob<Tree>('../../locales/*/*.json', { eager: true, import: 'default' });
+// The legal and info documents the operator replaces (Markdown, loaded by src/features/legal).
+const legalDocuments = import.meta.glob<string>('../../locales/*/legal/*.md', {
+  eager: true,
+  query: '?raw',
+  import: 'default',
+});
 
 /**
  * German values that may equal the English ones, as "<file>:<key>": names, and words that are the same in
@@ -23,11 +29,14 @@ const SAME_IN_BOTH = new Set([
   'auth:approveAccount.name',
 ]);
 
-const filesOf = (language: string): string[] =>
-  Object.keys(catalogues)
-    .filter((file) => file.startsWith(`../../locales/${language}/`))
-    .map((file) => file.slice(`../../locales/${language}/`.length))
+/** The files of `folder` (e.g. "en/" or "de/legal/") among `found`, by name. */
+const filesIn = (found: Record<string, unknown>, folder: string): string[] =>
+  Object.keys(found)
+    .filter((file) => file.startsWith(`../../locales/${folder}`))
+    .map((file) => file.slice(`../../locales/${folder}`.length))
     .sort();
+
+const filesOf = (language: string): string[] => filesIn(catalogues, `${language}/`);
 
 const read = (language: string, file: string): Tree => catalogues[`../../locales/${language}/${file}`] ?? {};
 
@@ -86,5 +95,31 @@ describe('locales', () => {
       return value === undefined || flatten(read('de', file)).get(key) !== value;
     });
     expect(stale).toEqual([]);
+  });
+});
+
+describe('legal documents (locales/<language>/legal/*.md)', () => {
+  const documents = filesIn(legalDocuments, 'en/legal/');
+  const text = (language: string, document: string) => legalDocuments[`../../locales/${language}/legal/${document}`];
+
+  it('has every document in English and in German', () => {
+    expect(documents.length).toBeGreaterThan(0);
+    for (const language of LANGUAGES) expect(filesIn(legalDocuments, `${language}/legal/`)).toEqual(documents);
+  });
+
+  describe.each(documents)('%s', (document) => {
+    it.each(LANGUAGES)('starts with its one "# " heading (the page\'s h1) in %s', (language) => {
+      const lines = text(language, document).split('\n');
+      expect(lines[0]).toMatch(/^# \S/);
+      expect(lines.filter((line) => line.startsWith('# '))).toHaveLength(1);
+    });
+
+    it('is translated: no heading or sentence of the English text is left in the German one', () => {
+      const english = new Set(text('en', document).split('\n'));
+      const copied = text('de', document)
+        .split('\n')
+        .filter((line) => english.has(line) && (line.startsWith('# ') || line.length > 40));
+      expect(copied).toEqual([]);
+    });
   });
 });

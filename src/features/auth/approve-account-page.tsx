@@ -7,12 +7,13 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useAcceptInvite, useGetUserInvite } from '@generated/hooks/auth/auth';
 import type { Invite } from '@generated/model/invite';
 import { paths } from '@/app/paths';
+import { FormAlert, showServerFieldErrors, useFailureText } from '@/components/form-fields';
 import { PageSpinner } from '@/components/page-spinner';
+import { NewPasswordFields } from '@/components/password-fields';
+import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { AuthPageShell } from './auth-page-shell';
-import { FormAlert, NewPasswordFields, showServerFieldErrors, useFailureText } from './auth-form-parts';
 import { acceptInviteFormSchema, type AcceptInviteFormValues } from './password-schema';
-import { SubmitButton } from './submit-button';
 
 /**
  * /approve-account?token=…: shows the invite (who, which clinic, which role), then the new password with

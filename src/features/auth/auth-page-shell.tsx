@@ -2,8 +2,9 @@ import { Card } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from '@/components/language-switch';
+import { LegalLinks } from '@/components/legal-links';
 
-/** The card every public account page sits in: brand, one h1, content, language switch. */
+/** The card every public account page sits in: brand, one h1, content, language switch, legal links. */
 export function AuthPageShell({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation('common');
   return (
@@ -15,6 +16,7 @@ export function AuthPageShell({ title, children }: { title: string; children: Re
         <div className="mp-auth-footer">
           <LanguageSwitch />
         </div>
+        <LegalLinks />
       </Card>
     </main>
   );

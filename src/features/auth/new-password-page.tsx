@@ -10,19 +10,16 @@ import { getGetProfileQueryKey, useChangePassword, useGetProfile } from '@genera
 import type { Profile } from '@generated/model/profile';
 import type { ProfileResponse } from '@generated/model/profileResponse';
 import { paths } from '@/app/paths';
+import { FormAlert, showServerFieldErrors, useFailureText } from '@/components/form-fields';
 import { PageSpinner } from '@/components/page-spinner';
+import { ChangePasswordFields, NewPasswordFields, useChangePasswordForm } from '@/components/password-fields';
+import { CHANGE_PASSWORD_FIELDS } from '@/components/password-schema';
+import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';
 import type { PasswordStrength } from '@/domain/passwords/password-rules';
 import { getToken } from '@/lib/auth-storage';
 import { AuthPageShell } from './auth-page-shell';
-import { FormAlert, NewPasswordFields, showServerFieldErrors, TextField, useFailureText } from './auth-form-parts';
-import {
-  changePasswordFormSchema,
-  resetConfirmationFormSchema,
-  type ChangePasswordFormValues,
-  type ResetConfirmationFormValues,
-} from './password-schema';
-import { SubmitButton } from './submit-button';
+import { resetConfirmationFormSchema, type ResetConfirmationFormValues } from './password-schema';
 
 /**
  * /new-password: with `?token=` from a reset e-mail, choose a new password; without one, a signed-in user
@@ -123,25 +120,11 @@ function RequiredChange() {
 
 function ChangeForm({ profile }: { profile: Profile }) {
   const { t } = useTranslation('auth');
-  const validationMessage = useValidationMessage();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const strength = profile.passwordStrength;
-  const resolver = useMemo(
-    () => zodResolver(changePasswordFormSchema(strength, profile.email)),
-    [strength, profile.email],
-  );
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<ChangePasswordFormValues>({
-    resolver,
-    defaultValues: { currentPassword: '', password: '', passwordConfirmation: '' },
-  });
-  const password = useWatch({ control, name: 'password' });
+  const form = useChangePasswordForm(strength, profile.email);
+  const { handleSubmit, setError } = form;
 
   const change = useChangePassword({
     mutation: {
@@ -154,8 +137,7 @@ function ChangeForm({ profile }: { profile: Profile }) {
         await queryClient.invalidateQueries({ queryKey });
         await navigate(paths.home.getHref(), { replace: true });
       },
-      onError: (error) =>
-        showServerFieldErrors(error, setError, ['currentPassword', 'password', 'passwordConfirmation']),
+      onError: (error) => showServerFieldErrors(error, setError, CHANGE_PASSWORD_FIELDS),
     },
   });
   const failure = useFailureText(change.error);
@@ -167,23 +149,7 @@ function ChangeForm({ profile }: { profile: Profile }) {
       </Callout>
       {failure && <FormAlert>{failure}</FormAlert>}
       <form noValidate onSubmit={handleSubmit((data) => change.mutate({ data }))}>
-        <input type="email" name="username" autoComplete="username" value={profile.email} readOnly hidden />
-        <TextField
-          label={t('newPassword.currentPassword')}
-          registration={register('currentPassword')}
-          error={validationMessage(errors.currentPassword?.message)}
-          type="password"
-          autoComplete="current-password"
-        />
-        <NewPasswordFields
-          password={password}
-          strength={strength}
-          passwordField={{ registration: register('password'), error: validationMessage(errors.password?.message) }}
-          confirmationField={{
-            registration: register('passwordConfirmation'),
-            error: validationMessage(errors.passwordConfirmation?.message),
-          }}
-        />
+        <ChangePasswordFields form={form} strength={strength} email={profile.email} />
         <SubmitButton label={t('newPassword.submit')} pending={change.isPending} />
       </form>
     </AuthPageShell>

@@ -1,62 +1,12 @@
 import { z } from 'zod';
 import { resetPasswordBody } from '@generated/zod/auth/auth.zod';
-import type { ValidationKey } from '@/components/use-validation-message';
-import {
-  checkPassword,
-  type PasswordMessageKey,
-  type PasswordStrength,
-} from '@/domain/passwords/password-rules';
-
-/** Longest password the contract accepts. */
-const MAX_PASSWORD_LENGTH = 128;
-
-/** The seed-spec §5 text for the first problem the shared rules report for the new password. */
-const passwordMessage = (key: PasswordMessageKey | undefined): ValidationKey | undefined => {
-  if (!key) return undefined;
-  if (key === 'validation.required') return 'required';
-  if (key === 'validation.invalid_characters') return 'invalidCharacters';
-  return 'invalidPassword';
-};
-
-const confirmationMessage = (key: PasswordMessageKey | undefined): ValidationKey | undefined => {
-  if (!key) return undefined;
-  return key === 'validation.confirm_required' ? 'confirmPasswordRequired' : 'passwordsDoNotMatch';
-};
-
-export const newPasswordFields = {
-  password: z.string(),
-  passwordConfirmation: z.string(),
-};
-
-/**
- * Adds the issues of a new password and its confirmation (src/domain/passwords, the rules the server
- * applies too) as ValidationKeys under `password` and `passwordConfirmation`.
- */
-export function refineNewPassword(
-  values: { password: string; passwordConfirmation: string },
-  ctx: z.RefinementCtx,
-  strength: PasswordStrength,
-  email?: string,
-): void {
-  const errors = checkPassword({ ...values, strength, email });
-  const password =
-    values.password.length > MAX_PASSWORD_LENGTH ? 'invalidPassword' : passwordMessage(errors.password?.[0]);
-  if (password) ctx.addIssue({ code: 'custom', path: ['password'], message: password });
-  const confirmation = confirmationMessage(errors.passwordConfirmation?.[0]);
-  if (confirmation) ctx.addIssue({ code: 'custom', path: ['passwordConfirmation'], message: confirmation });
-}
+import { newPasswordFields, refineNewPassword } from '@/components/password-schema';
+import type { PasswordStrength } from '@/domain/passwords/password-rules';
 
 /** /new-password with a reset link: new + confirm. */
 export const resetConfirmationFormSchema = (strength: PasswordStrength, email?: string) =>
   z.object(newPasswordFields).superRefine((values, ctx) => refineNewPassword(values, ctx, strength, email));
 export type ResetConfirmationFormValues = z.infer<ReturnType<typeof resetConfirmationFormSchema>>;
-
-/** /new-password when the clinic requires a new password: current + new + confirm. */
-export const changePasswordFormSchema = (strength: PasswordStrength, email?: string) =>
-  z
-    .object({ currentPassword: z.string().min(1, 'required'), ...newPasswordFields })
-    .superRefine((values, ctx) => refineNewPassword(values, ctx, strength, email));
-export type ChangePasswordFormValues = z.infer<ReturnType<typeof changePasswordFormSchema>>;
 
 /** /approve-account: new + confirm, and both documents accepted. */
 export const acceptInviteFormSchema = (strength: PasswordStrength, email?: string) =>

@@ -5,16 +5,16 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useResetPassword } from '@generated/hooks/auth/auth';
 import { paths } from '@/app/paths';
+import { FormAlert, showServerFieldErrors, TextField, useFailureText } from '@/components/form-fields';
+import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { AuthPageShell } from './auth-page-shell';
-import { FormAlert, showServerFieldErrors, TextField, useFailureText } from './auth-form-parts';
 import {
   resetPasswordErrorMap,
   resetPasswordFormSchema,
   type ResetPasswordFormInput,
   type ResetPasswordFormValues,
 } from './password-schema';
-import { SubmitButton } from './submit-button';
 
 const resolver = zodResolver(resetPasswordFormSchema, { error: resetPasswordErrorMap });
 

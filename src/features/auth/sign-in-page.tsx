@@ -9,9 +9,10 @@ import { useSignIn } from '@generated/hooks/auth/auth';
 import { getGetProfileQueryOptions } from '@generated/hooks/profile/profile';
 import { paths } from '@/app/paths';
 import { LanguageSwitch } from '@/components/language-switch';
+import { LegalLinks } from '@/components/legal-links';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { ApiError } from '@/lib/api-client';
-import { setToken } from '@/lib/auth-storage';
+import { startSession } from '@/lib/session';
 import { toUiLanguage } from '@/lib/i18n';
 import {
   signInErrorMap,
@@ -50,9 +51,8 @@ export function SignInPage() {
   const signIn = useSignIn({
     mutation: {
       onSuccess: ({ data: { token, profile } }, { data: { remember } }) => {
-        setToken(token, remember ?? true);
         // Nothing cached for a previous user may leak into this session.
-        queryClient.removeQueries();
+        startSession(queryClient, token, remember ?? true);
         queryClient.setQueryData(getGetProfileQueryOptions().queryKey, { status: 'Success', data: profile });
         const language = toUiLanguage(profile.lang);
         if (language) void i18n.changeLanguage(language);
@@ -68,7 +68,7 @@ export function SignInPage() {
     const error = signIn.error;
     if (!error) return undefined;
     if (error.status === 401) return t('signIn.failed');
-    if (!error.status) return t('signIn.unreachable');
+    if (!error.status) return t('common:request.unreachable');
     return error.message;
   })();
 
@@ -152,6 +152,7 @@ export function SignInPage() {
         <div className="mp-auth-footer">
           <LanguageSwitch />
         </div>
+        <LegalLinks />
       </Card>
     </main>
   );

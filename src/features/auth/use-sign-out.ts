@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useLogout } from '@generated/hooks/auth/auth';
 import { paths } from '@/app/paths';
-import { clearToken } from '@/lib/auth-storage';
+import { endSession } from '@/lib/session';
 
 /**
  * Logout (seed-spec §4): tells the server to invalidate the token, then forgets it locally and leaves for
@@ -14,9 +14,7 @@ export function useSignOut() {
   const logout = useLogout({
     mutation: {
       onSettled: () => {
-        clearToken();
-        // Queries only: the logout mutation itself is still settling.
-        queryClient.removeQueries();
+        endSession(queryClient);
         void navigate(paths.auth.signIn.getHref(), { replace: true });
       },
     },

@@ -1,0 +1,210 @@
+// @ts-check
+/**
+ * `node scripts/bundle-report.mjs [buildDir]` (the last step of `npm run build`): for each route, the JS and
+ * CSS a first visit downloads, gzipped and raw; the entry alone; all JS of the build; the chunks loaded only on
+ * demand. Writes the same as JSON to `<buildDir>/bundle-report.json`.
+ *
+ * Fails (exit 1) when /sign-in loads signed-in code (rule: scripts/bundle-graph.mjs), or when ROUTES below no
+ * longer matches the router's lazy modules.
+ *
+ * Needs Vite's `build.manifest` (which chunk imports which) and `build.sourcemap` (which source modules a
+ * chunk holds: the maps' `sources`).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { analyseBundle, entryKey, SIGNED_IN_LAYOUT } from './bundle-graph.mjs';
+
+/** @typedef {import('./bundle-graph.mjs').Manifest} Manifest */
+/** @typedef {import('./bundle-graph.mjs').Route} Route */
+/** @typedef {{ files: string[], gzip: number, raw: number }} Sizes */
+
+/**
+ * URL paths → lazy modules, by hand because the manifest knows the modules but not the paths or the nesting
+ * (src/app/router.tsx holds both in code). The report fails when the router lazy-loads a module that no row
+ * lists, or a row lists a module the router no longer lazy-loads; a new route needs a row here.
+ * Rows of nested routes list the layout first; routes inside SIGNED_IN_LAYOUT are the signed-in routes.
+ * @type {Route[]}
+ */
+const ROUTES = [
+  { path: '/', modules: ['src/app/home-redirect.tsx'] },
+  { path: '/sign-in', modules: ['src/features/auth/sign-in-page.tsx'] },
+  { path: '/reset-password', modules: ['src/features/auth/reset-password-page.tsx'] },
+  { path: '/new-password', modules: ['src/features/auth/new-password-page.tsx'] },
+  { path: '/approve-account', modules: ['src/features/auth/approve-account-page.tsx'] },
+  { path: '/unauthorized', modules: ['src/features/errors/unauthorized-page.tsx'] },
+  { path: '/forbidden', modules: ['src/features/errors/forbidden-page.tsx'] },
+  // The six legal and info pages (paths.legal) share one page module.
+  { path: '/<legal document>', modules: ['src/features/legal/legal-page.tsx'] },
+  { path: '/profile-settings', modules: [SIGNED_IN_LAYOUT, 'src/features/profile/profile-settings-page.tsx'] },
+  { path: '/admin', modules: [SIGNED_IN_LAYOUT, 'src/app/area-start-page.tsx'] },
+  { path: '/physician/list', modules: [SIGNED_IN_LAYOUT, 'src/app/area-start-page.tsx'] },
+  { path: '* (not found)', modules: ['src/features/errors/not-found-page.tsx'] },
+];
+/** Issue 4: the sign-in page loads no code of the signed-in areas. */
+const GUARDED_PATH = '/sign-in';
+/** On-demand chunks printed; the JSON lists all. */
+const ON_DEMAND_SHOWN = 10;
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** @param {string} p */
+const toPosix = (p) => p.split(path.sep).join('/');
+
+/**
+ * A sourcemap source as a root-relative path; a package's module from its node_modules folder on, so that the
+ * names do not depend on where node_modules lives.
+ * @param {string} mapFile
+ * @param {string} source
+ */
+function sourceModule(mapFile, source) {
+  const absolute = path.resolve(path.dirname(mapFile), source);
+  const packages = absolute.lastIndexOf(`${path.sep}node_modules${path.sep}`);
+  return toPosix(packages >= 0 ? absolute.slice(packages + 1) : path.relative(root, absolute));
+}
+
+/**
+ * Each chunk's source modules, from its sourcemap; chunks without a map (Vite's helpers) hold none of ours.
+ * @param {Manifest} manifest
+ * @param {string} buildDir
+ * @returns {Map<string, string[]>}
+ */
+function readModulesOf(manifest, buildDir) {
+  /** @type {Map<string, string[]>} */
+  const modulesOf = new Map();
+  for (const [key, { file }] of Object.entries(manifest)) {
+    const mapFile = path.join(buildDir, `${file}.map`);
+    if (!file.endsWith('.js') || !existsSync(mapFile)) continue;
+    /** @type {{ sources: string[], sourceRoot?: string }} */
+    const map = JSON.parse(readFileSync(mapFile, 'utf8'));
+    modulesOf.set(key, map.sources.map((source) => sourceModule(mapFile, path.join(map.sourceRoot ?? '', source))));
+  }
+  return modulesOf;
+}
+
+/**
+ * @param {string} buildDir
+ * @returns {(files: string[]) => Sizes} sizes of output files, each file counted once
+ */
+function sizer(buildDir) {
+  /** @type {Map<string, { gzip: number, raw: number }>} */
+  const cache = new Map();
+  /** @param {string} file */
+  const sizeOf = (file) => {
+    let size = cache.get(file);
+    if (!size) {
+      const content = readFileSync(path.join(buildDir, file));
+      size = { gzip: gzipSync(content).length, raw: content.length };
+      cache.set(file, size);
+    }
+    return size;
+  };
+  return (files) => {
+    const unique = [...new Set(files)];
+    const sizes = unique.map(sizeOf);
+    return {
+      files: unique,
+      gzip: sizes.reduce((sum, size) => sum + size.gzip, 0),
+      raw: sizes.reduce((sum, size) => sum + size.raw, 0),
+    };
+  };
+}
+
+/**
+ * @param {Manifest} manifest
+ * @param {string[]} chunks
+ */
+const jsFiles = (manifest, chunks) => chunks.map((key) => manifest[key].file).filter((file) => file.endsWith('.js'));
+/**
+ * @param {Manifest} manifest
+ * @param {string[]} chunks
+ */
+const cssFiles = (manifest, chunks) => chunks.flatMap((key) => manifest[key].css ?? []);
+
+/** @param {number} bytes */
+const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+/** @param {Sizes} sizes */
+const gzipAndRaw = (sizes) => `${kB(sizes.gzip).padStart(9)} (${kB(sizes.raw).padStart(9)})`;
+
+/**
+ * @param {ReturnType<typeof buildReport>} report
+ * @returns {string}
+ */
+function formatReport(report) {
+  /** @param {string} label @param {Sizes} js @param {Sizes} [css] */
+  const row = (label, js, css) =>
+    `${label.padEnd(22)}${String(js.files.length).padStart(6)}   ${gzipAndRaw(js)}   ${css ? gzipAndRaw(css) : ''}`;
+  const onDemand = [...report.onDemand].sort((a, b) => b.js.gzip - a.js.gzip);
+  const lines = [
+    '',
+    'Bundle sizes: what a first visit to each route downloads (gzip, raw in brackets)',
+    `${'route'.padEnd(22)}JS files   ${'JS'.padEnd(22)}   CSS`,
+    row('entry alone', report.entry.js, report.entry.css),
+    ...report.routes.map((route) => row(route.path, route.js, route.css)),
+    row('all JS of the build', report.allJs),
+    '',
+    `On demand (dynamic imports that are no route; downloaded only when used, not counted above): ${onDemand.length}`,
+    ...onDemand.slice(0, ON_DEMAND_SHOWN).map(({ module, js }) => `  ${gzipAndRaw(js)}  ${module}`),
+    ...(onDemand.length > ON_DEMAND_SHOWN
+      ? [`  … ${onDemand.length - ON_DEMAND_SHOWN} more in bundle-report.json`]
+      : []),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * @param {string} buildDir
+ */
+function buildReport(buildDir) {
+  const manifestFile = path.join(buildDir, '.vite', 'manifest.json');
+  if (!existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: build with Vite's build.manifest on`);
+  /** @type {Manifest} */
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  const modulesOf = readModulesOf(manifest, buildDir);
+  if (!modulesOf.has(entryKey(manifest))) {
+    throw new Error('the entry chunk has no sourcemap: build with build.sourcemap on');
+  }
+
+  const analysis = analyseBundle({ manifest, modulesOf, routes: ROUTES, guardedPath: GUARDED_PATH });
+  const sizes = sizer(buildDir);
+  /** @param {string[]} chunks */
+  const loads = (chunks) => ({ js: sizes(jsFiles(manifest, chunks)), css: sizes(cssFiles(manifest, chunks)) });
+
+  return {
+    entry: loads(analysis.entryChunks),
+    routes: analysis.routes.map(({ path: routePath, modules, signedIn, chunks }) => ({
+      path: routePath,
+      modules,
+      signedIn,
+      ...loads(chunks),
+    })),
+    allJs: sizes(jsFiles(manifest, Object.keys(manifest))),
+    onDemand: analysis.onDemand.map(({ module, chunks }) => ({ module, js: sizes(jsFiles(manifest, chunks)) })),
+    signedInCode: analysis.signedInCode,
+    guard: { ...analysis.guard, ok: analysis.guard.modules.length === 0 },
+  };
+}
+
+function main() {
+  const buildDir = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
+  const report = buildReport(buildDir);
+  writeFileSync(path.join(buildDir, 'bundle-report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  console.log(formatReport(report));
+
+  const { guard } = report;
+  if (!guard.ok) {
+    console.error(`bundle report: ${guard.path} loads signed-in code (rule: scripts/bundle-graph.mjs):`);
+    for (const module of guard.modules) console.error(`  ${module}`);
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`${guard.path} loads none of the ${report.signedInCode.length} modules of signed-in code.`);
+}
+
+try {
+  main();
+} catch (error) {
+  console.error(`bundle report: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

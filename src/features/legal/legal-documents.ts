@@ -1,0 +1,50 @@
+import type { LegalDocumentName } from '@/app/paths';
+import { FALLBACK_LANGUAGE, type UiLanguage } from '@/lib/i18n';
+
+/** A legal or info document as Markdown, with the language it is actually written in. */
+export type LegalDocument = { markdown: string; language: UiLanguage };
+
+/** Loaders of the Markdown files by path, as `import.meta.glob` returns them. */
+export type LegalDocumentSources = Partial<Record<string, () => Promise<string>>>;
+
+/*
+ * The operator replaces these files (locales/<language>/legal/<name>.md) with their own text. Not eager: each
+ * document is its own small chunk, loaded only when its page is shown in that language.
+ */
+const bundledSources: LegalDocumentSources = import.meta.glob<string>('../../../locales/*/legal/*.md', {
+  query: '?raw',
+  import: 'default',
+});
+
+const sourcePath = (language: UiLanguage, name: LegalDocumentName) => `../../../locales/${language}/legal/${name}.md`;
+
+/** The loader for `name` in `language`, else in English: an operator may publish a document in English only. */
+export function pickLegalDocumentSource(
+  sources: LegalDocumentSources,
+  name: LegalDocumentName,
+  language: UiLanguage,
+): { language: UiLanguage; load: () => Promise<string> } | undefined {
+  for (const candidate of [language, FALLBACK_LANGUAGE]) {
+    const load = sources[sourcePath(candidate, name)];
+    if (load) return { language: candidate, load };
+  }
+  return undefined;
+}
+
+// Documents already fetched, so that going back to a page, or on to the next one, shows it without a spinner.
+const loaded = new Map<string, LegalDocument>();
+const cacheKey = (name: LegalDocumentName, language: UiLanguage) => `${language}/${name}`;
+
+/** The document if this page load has already fetched it. */
+export function loadedLegalDocument(name: LegalDocumentName, language: UiLanguage): LegalDocument | undefined {
+  return loaded.get(cacheKey(name, language));
+}
+
+/** Fetches the document's chunk; rejects when the chunk cannot be loaded (offline, or gone after a deploy). */
+export async function loadLegalDocument(name: LegalDocumentName, language: UiLanguage): Promise<LegalDocument> {
+  const source = pickLegalDocumentSource(bundledSources, name, language);
+  if (!source) throw new Error(`No legal document "${name}" in locales/`);
+  const document = { markdown: await source.load(), language: source.language };
+  loaded.set(cacheKey(name, language), document);
+  return document;
+}

@@ -1,0 +1,131 @@
+import { Button, FormGroup, Icon, Spinner } from '@blueprintjs/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getGetUserAvatarQueryKey, useGetUserAvatar, useUpdateProfile } from '@generated/hooks/profile/profile';
+import type { Profile } from '@generated/model/profile';
+import { SubmitButton } from '@/components/submit-button';
+import { AVATAR_ACCEPT, isAcceptableAvatar } from './avatar-file';
+import { useNotifyFailure, useProfileSaved } from './profile-save';
+import { useObjectUrl } from './use-object-url';
+
+/** The server refuses a picture as too large (413) or not a PNG or JPEG (415): one message for both. */
+const isRefusedPicture = (error: { status?: number }): boolean => error.status === 413 || error.status === 415;
+
+/** The saved picture, read through the API (it needs the bearer token) and kept out of the persisted cache. */
+function CurrentAvatar({ profile }: { profile: Profile }) {
+  const { t } = useTranslation(['profile', 'common']);
+  const hasAvatar = profile.avatar != null;
+  const avatar = useGetUserAvatar(profile.id, { query: { enabled: hasAvatar, meta: { persist: false } } });
+  const url = useObjectUrl(hasAvatar && avatar.data instanceof Blob ? avatar.data : undefined);
+  if (url) return <img src={url} alt={t('avatar.current')} className="mp-avatar" />;
+  if (hasAvatar && avatar.isPending) return <Spinner size={24} aria-label={t('common:loading')} />;
+  return (
+    <>
+      <span className="mp-avatar mp-avatar-empty">
+        <Icon icon="user" size={40} aria-hidden />
+      </span>
+      <p className="mp-muted">{t('avatar.none')}</p>
+    </>
+  );
+}
+
+/**
+ * Seed-spec §5: a PNG, JPG or JPEG of at most 3 MB, else the invalid-format message. The file is checked
+ * here before anything is sent, then previewed, then saved; the saved picture can also be removed.
+ */
+export function AvatarSection({ profile }: { profile: Profile }) {
+  const { t } = useTranslation('profile');
+  const queryClient = useQueryClient();
+  const profileSaved = useProfileSaved();
+  const notifyFailure = useNotifyFailure();
+  const inputId = useId();
+  const helpId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [chosen, setChosen] = useState<File>();
+  const [invalid, setInvalid] = useState(false);
+  const previewUrl = useObjectUrl(chosen);
+
+  const discard = () => {
+    setChosen(undefined);
+    if (inputRef.current) inputRef.current.value = '';
+  };
+
+  const refuse = () => {
+    discard();
+    setInvalid(true);
+  };
+
+  const update = useUpdateProfile({
+    mutation: {
+      onSuccess: async (answer) => {
+        profileSaved(answer);
+        discard();
+        await queryClient.invalidateQueries({ queryKey: getGetUserAvatarQueryKey(profile.id) });
+      },
+      onError: (error) => (isRefusedPicture(error) ? refuse() : notifyFailure(error)),
+    },
+  });
+
+  const choose = async (file: File | undefined) => {
+    setInvalid(false);
+    if (!file) return discard();
+    if (await isAcceptableAvatar(file)) setChosen(file);
+    else refuse();
+  };
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (chosen) update.mutate({ data: { avatar: chosen } });
+      }}
+    >
+      <div className="mp-avatar-frame">
+        {previewUrl ? (
+          <img src={previewUrl} alt={t('avatar.preview')} className="mp-avatar" />
+        ) : (
+          <CurrentAvatar profile={profile} />
+        )}
+      </div>
+      <FormGroup
+        label={t('avatar.choose')}
+        labelFor={inputId}
+        intent={invalid ? 'danger' : 'none'}
+        helperText={<span id={helpId}>{invalid ? t('avatar.invalidFormat') : t('avatar.rules')}</span>}
+      >
+        <input
+          ref={inputRef}
+          id={inputId}
+          type="file"
+          accept={AVATAR_ACCEPT}
+          className="mp-file-input"
+          aria-invalid={invalid || undefined}
+          aria-describedby={helpId}
+          onChange={(event) => void choose(event.currentTarget.files?.[0])}
+        />
+      </FormGroup>
+      <div className="mp-button-row">
+        {chosen && (
+          <>
+            <SubmitButton label={t('avatar.save')} pending={update.isPending} fill={false} />
+            <Button size="large" onClick={discard} disabled={update.isPending}>
+              {t('avatar.discard')}
+            </Button>
+          </>
+        )}
+        {!chosen && profile.avatar != null && (
+          <Button
+            size="large"
+            icon="trash"
+            onClick={() => update.mutate({ data: { removeAvatar: '1' } })}
+            disabled={update.isPending}
+          >
+            {t('avatar.remove')}
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
