@@ -1,5 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import type { Language } from './generated/model/language';
+import type { JourneyOptions } from './tests/e2e/fixtures';
+import { REFERENCE_URL } from './tests/e2e/reference-server';
 
 // Playwright cannot download its browsers on our machines: use Debian's Chromium where it is installed.
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
@@ -17,34 +20,58 @@ const launchOptions = existsSync(SYSTEM_CHROMIUM)
       ],
     }
   : {};
+const chromium = { ...devices['Desktop Chrome'], launchOptions };
 
 // Ports of their own, so a developer's `npm run dev:mock` (5173) or `npm run mock` (4010) can keep running.
 const devPort = process.env.MACULA_E2E_DEV_PORT || '5174';
 const mockPort = process.env.MACULA_E2E_MOCK_PORT || '4011';
-const baseURL = `http://127.0.0.1:${devPort}`;
+const mockShellURL = `http://127.0.0.1:${devPort}`;
 
-export default defineConfig({
+const MOCK_SPEC = 'mock-shell.spec.ts';
+// The browser's language picks the SPA's first language (src/lib/i18n.ts), so each journey runs in it.
+const BROWSER_LOCALES: Record<Language, string> = { en: 'en-GB', de: 'de-DE' };
+
+export default defineConfig<JourneyOptions>({
   testDir: 'tests/e2e',
   forbidOnly: !!process.env.CI,
   retries: 0,
+  // Tests make their own accounts, so they can run side by side, also within a file: one per CPU core
+  // (a browser page and its share of the server keep a core busy).
+  fullyParallel: true,
+  workers: '100%',
   reporter: 'list',
   use: {
-    baseURL,
-    trace: 'retain-on-failure',
+    // Recording a trace slows every step by about half: in CI, where a failure cannot be watched again, keep
+    // the trace of a failed test; locally, rerun a failure with `--trace on`.
+    trace: process.env.CI ? 'retain-on-failure' : 'off',
   },
   projects: [
+    // `npm run dev:mock`: the SPA against Prism's answers from the contract's examples.
+    { name: 'mock', testMatch: MOCK_SPEC, use: { ...chromium, baseURL: mockShellURL, locale: BROWSER_LOCALES.en } },
+    // The journeys against the reference server (`npm start` with the demo clinic), in each UI language.
+    ...(['en', 'de'] as const).map((lang) => ({
+      name: `server-${lang}`,
+      testIgnore: MOCK_SPEC,
+      use: { ...chromium, baseURL: REFERENCE_URL, lang, locale: BROWSER_LOCALES[lang] },
+    })),
+  ],
+  webServer: [
     {
-      name: 'chromium',
-      use: { ...devices['Desktop Chrome'], launchOptions },
+      command: 'npm run dev:mock',
+      url: mockShellURL,
+      reuseExistingServer: !process.env.CI,
+      timeout: 120_000,
+      env: { MACULA_DEV_PORT: devPort, MACULA_MOCK_PORT: mockPort },
+      stderr: 'pipe',
+    },
+    {
+      // Never reused: every run starts from a fresh demo clinic (see the script).
+      command: 'npx tsx tests/e2e/start-reference-server.ts',
+      url: REFERENCE_URL,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      stderr: 'pipe',
     },
   ],
-  webServer: {
-    command: 'npm run dev:mock',
-    url: baseURL,
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    env: { MACULA_DEV_PORT: devPort, MACULA_MOCK_PORT: mockPort },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
 });

@@ -53,7 +53,13 @@ export function AppProviders({ queryClient, i18n, persistOptions, children }: Ap
     </I18nextProvider>
   );
   return persistOptions ? (
-    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
+    <PersistQueryClientProvider
+      client={queryClient}
+      persistOptions={persistOptions}
+      // The stored copy paints at once but may be up to a second old (throttled writes) or from before a
+      // change in another tab: everything restored is asked for again.
+      onSuccess={() => void queryClient.invalidateQueries()}
+    >
       {content}
     </PersistQueryClientProvider>
   ) : (

@@ -3,7 +3,6 @@ import caretDown from '@blueprintjs/icons/lib/esm/generated/16px/paths/caret-dow
 import circle from '@blueprintjs/icons/lib/esm/generated/16px/paths/circle';
 import cog from '@blueprintjs/icons/lib/esm/generated/16px/paths/cog';
 import cross from '@blueprintjs/icons/lib/esm/generated/16px/paths/cross';
-import envelope from '@blueprintjs/icons/lib/esm/generated/16px/paths/envelope';
 import error from '@blueprintjs/icons/lib/esm/generated/16px/paths/error';
 import logOut from '@blueprintjs/icons/lib/esm/generated/16px/paths/log-out';
 import tickCircle from '@blueprintjs/icons/lib/esm/generated/16px/paths/tick-circle';
@@ -27,7 +26,6 @@ export const BUNDLED_ICONS: Partial<Record<IconName, IconPaths>> = {
   circle,
   cog,
   cross,
-  envelope,
   error,
   'log-out': logOut,
   'tick-circle': tickCircle,

@@ -1,7 +1,13 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
-
-// Smoke test of `npm run dev:mock`: the SPA shell renders accessibly, and the dev proxy reaches Prism.
+// Smoke test of `npm run dev:mock`: the SPA shell renders accessibly, the dev proxy reaches Prism, and a
+// sign-in with the contract's examples (signIn, then getProfile: the physician) reaches the role's route.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import type { ProfileResponse } from '../../generated/model/profileResponse';
+import type { SignInRequest } from '../../generated/model/signInRequest';
+import type { SignInResponse } from '../../generated/model/signInResponse';
+import { expectNoAxeViolations } from './axe';
+import { expect, test } from './fixtures';
+import { ROLE_HOMES, signInToHome, storedTokens } from './session';
 
 test('the start page has a main heading, a language and no axe violations', async ({ page }) => {
   const pageErrors: string[] = [];
@@ -15,10 +21,7 @@ test('the start page has a main heading, a language and no axe violations', asyn
   await expect(heading).toHaveText(/\S/);
   await expect(page.locator('html')).toHaveAttribute('lang', /^[a-z]{2}(-[A-Za-z]+)?$/);
 
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual(
-    [],
-  );
+  await expectNoAxeViolations(page);
   expect(pageErrors).toEqual([]);
 });
 
@@ -28,4 +31,27 @@ test('the dev proxy strips /api and Prism answers with the contract example', as
   expect(response.status(), await response.text()).toBe(200);
   expect(response.headers()['content-type']).toMatch(/json/);
   expect(await response.json()).toMatchObject({ status: 'Success' });
+});
+
+type Operation = {
+  requestBody?: { content: Record<string, Examples> };
+  responses: Record<string, { content: Record<string, Examples> }>;
+};
+type Examples = { examples: Record<string, { value: unknown }> };
+
+// What Prism serves: the first example of an operation's request or success answer.
+const contract = parse(readFileSync('generated/openapi.yaml', 'utf8')) as { paths: Record<string, Record<string, Operation>> };
+const firstExample = <T>({ examples }: Examples) => Object.values(examples)[0].value as T;
+const signInOperation = contract.paths['/sign-in'].post;
+const credentials = firstExample<SignInRequest>(signInOperation.requestBody!.content['application/json']);
+const signedIn = firstExample<SignInResponse>(signInOperation.responses['200'].content['application/json']);
+const profile = firstExample<ProfileResponse>(contract.paths['/user/profile'].get.responses['200'].content['application/json']);
+
+test('signing in with the contract examples reaches the route of the example profile', async ({ page, texts }) => {
+  const home = ROLE_HOMES.find(({ role }) => role === profile.data.role);
+  expect(home, 'the example profile has a staff role').toBeDefined();
+
+  await signInToHome(page, texts, { ...credentials, role: home!.role });
+
+  expect(await storedTokens(page)).toEqual({ localStorage: signedIn.data.token, sessionStorage: null });
 });

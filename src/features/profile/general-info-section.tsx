@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -64,8 +64,12 @@ export function GeneralInfoSection({ profile }: { profile: Profile }) {
     handleSubmit,
     setError,
     reset,
-    formState: { errors },
+    formState: { errors, isDirty },
   } = useForm<GeneralInfoFormInput, unknown, GeneralInfoFormValues>({ resolver, defaultValues: generalInfoOf(profile) });
+  // Follows the profile as it is refetched (e.g. after a restored, older copy) until the user starts typing.
+  useEffect(() => {
+    if (!isDirty) reset(generalInfoOf(profile));
+  }, [profile, isDirty, reset]);
   // The values waiting for the user to confirm a new e-mail address.
   const [unconfirmed, setUnconfirmed] = useState<GeneralInfoFormValues>();
 

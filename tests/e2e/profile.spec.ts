@@ -1,0 +1,131 @@
+// /profile-settings (seed-spec §2, §5): name, avatar (PNG/JPEG of at most 3 MB, else the invalid-format
+// message, nothing sent), password change, and an e-mail change that asks first and signs out.
+import type { Page, Request } from '@playwright/test';
+import { expectNoAxeViolations } from './axe';
+import { expect, test } from './fixtures';
+import { homeOf, signIn, signInToHome, storedTokens, NO_TOKEN } from './session';
+import { fill, type Texts } from './texts';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A real 1 × 1 pixel PNG. */
+const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const MB = 1024 * 1024;
+
+/** Every profile change the page sends (POST /api/user/profile). */
+function profileUpdates(page: Page): Request[] {
+  const sent: Request[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/user/profile') sent.push(request);
+  });
+  return sent;
+}
+
+async function openProfileSettings(page: Page, texts: Texts): Promise<void> {
+  await page.getByRole('button', { name: texts.common.nav.userMenu }).click();
+  await page.getByRole('menuitem', { name: texts.common.nav.profileSettings }).click();
+  await expect(page).toHaveURL('/profile-settings');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.profile.title);
+}
+
+const notifications = (page: Page, texts: Texts) => page.getByRole('list', { name: texts.common.notifications.label });
+
+test('a physician changes the physician name; the navbar shows it (no axe violations)', async ({ page, staff, texts }) => {
+  const account = await staff.create('clinic_physicians');
+  await signInToHome(page, texts, account);
+  await openProfileSettings(page, texts);
+
+  await expectNoAxeViolations(page);
+
+  await page.getByLabel(texts.profile.general.physicianName).fill('Dr. med. Eva Journey');
+  await page.getByRole('button', { name: texts.profile.general.save }).click();
+
+  await expect(notifications(page, texts)).toContainText(texts.api['profile.updated']);
+  await expect(page.getByRole('banner')).toContainText('Dr. med. Eva Journey');
+  await page.reload();
+  await expect(page.getByLabel(texts.profile.general.physicianName)).toHaveValue('Dr. med. Eva Journey');
+});
+
+test('the avatar: a PNG is saved, a 4 MB image and a fake PNG are refused without upload (no axe violations)', async ({
+  page,
+  staff,
+  texts,
+}) => {
+  await signInToHome(page, texts, await staff.create('clinic_nurses'));
+  await openProfileSettings(page, texts);
+  const sent = profileUpdates(page);
+  const chooser = page.getByLabel(texts.profile.avatar.choose);
+
+  await chooser.setInputFiles({
+    name: 'scan.png',
+    mimeType: 'image/png',
+    buffer: Buffer.concat([PNG_SIGNATURE, Buffer.alloc(4 * MB)]),
+  });
+  await expect(page.getByText(texts.profile.avatar.invalidFormat)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await chooser.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+  await expect(page.getByText(texts.profile.avatar.invalidFormat)).toBeVisible();
+  expect(sent).toEqual([]);
+
+  await chooser.setInputFiles({ name: 'portrait.png', mimeType: 'image/png', buffer: TINY_PNG });
+  await expect(page.getByRole('img', { name: texts.profile.avatar.preview })).toBeVisible();
+  await page.getByRole('button', { name: texts.profile.avatar.save }).click();
+
+  await expect(notifications(page, texts)).toContainText(texts.api['profile.updated']);
+  await expect(page.getByRole('img', { name: texts.profile.avatar.current })).toBeVisible();
+  expect(sent).toHaveLength(1);
+});
+
+test('a password change: hints for a weak one, then the new password signs in', async ({ page, staff, texts }) => {
+  const account = await staff.create('clinic_it_admins');
+  await signInToHome(page, texts, account);
+  await openProfileSettings(page, texts);
+  const fields = texts.common.passwordFields;
+  const newPassword = 'Changed-Pass-2027';
+
+  await page.getByLabel(fields.current).fill(account.password);
+  await page.getByLabel(fields.new, { exact: true }).fill('short');
+  await page.getByLabel(fields.confirmation).fill('short');
+  await page.getByRole('button', { name: texts.profile.password.submit }).click();
+  await expect(page.getByText(texts.common.validation.invalidPassword)).toBeVisible();
+
+  await page.getByLabel(fields.new, { exact: true }).fill(newPassword);
+  await page.getByLabel(fields.confirmation).fill(newPassword);
+  await page.getByRole('button', { name: texts.profile.password.submit }).click();
+  await expect(notifications(page, texts)).toContainText(texts.api['password.changed']);
+
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/sign-in');
+  await signIn(page, texts, { ...account, password: newPassword });
+  await expect(page).toHaveURL(homeOf(account.role).path);
+});
+
+test('an e-mail change asks first, signs out, and the new address signs in', async ({ page, staff, texts }) => {
+  const account = await staff.create('clinic_physicians');
+  await signInToHome(page, texts, account);
+  await openProfileSettings(page, texts);
+  const sent = profileUpdates(page);
+  const newEmail = account.email.replace('@', '.new@');
+  const emailField = page.getByLabel(texts.profile.general.email, { exact: true });
+
+  await emailField.fill(newEmail);
+  await page.getByRole('button', { name: texts.profile.general.save }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText(texts.profile.emailChange.title);
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: texts.profile.emailChange.cancel }).click();
+  await expect(dialog).toBeHidden();
+  expect(sent).toEqual([]);
+  await expect(emailField).toHaveValue(newEmail);
+
+  await page.getByRole('button', { name: texts.profile.general.save }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: texts.profile.emailChange.confirm }).click();
+
+  await expect(page).toHaveURL('/sign-in');
+  expect(await storedTokens(page)).toEqual(NO_TOKEN);
+  await expect(notifications(page, texts)).toContainText(fill(texts.profile.emailChange.signInAgain, { email: newEmail }));
+  await signIn(page, texts, { ...account, email: newEmail });
+  await expect(page).toHaveURL(homeOf(account.role).path);
+});

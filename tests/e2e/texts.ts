@@ -1,0 +1,25 @@
+// What the pages must say, read from the catalogues the SPA ships (English is the key source, so German
+// is typed by it), instead of copies of the texts in the tests.
+import deApi from '../../locales/de/api.json' with { type: 'json' };
+import deAuth from '../../locales/de/auth.json' with { type: 'json' };
+import deCommon from '../../locales/de/common.json' with { type: 'json' };
+import deErrors from '../../locales/de/errors.json' with { type: 'json' };
+import deProfile from '../../locales/de/profile.json' with { type: 'json' };
+import enApi from '../../locales/en/api.json' with { type: 'json' };
+import enAuth from '../../locales/en/auth.json' with { type: 'json' };
+import enCommon from '../../locales/en/common.json' with { type: 'json' };
+import enErrors from '../../locales/en/errors.json' with { type: 'json' };
+import enProfile from '../../locales/en/profile.json' with { type: 'json' };
+import type { Language } from '../../generated/model/language';
+
+// api: the server's messages (the same catalogues, answered in the request's Language).
+const en = { api: enApi, auth: enAuth, common: enCommon, errors: enErrors, profile: enProfile };
+export type Texts = typeof en;
+const de: Texts = { api: deApi, auth: deAuth, common: deCommon, errors: deErrors, profile: deProfile };
+
+export const TEXTS: Record<Language, Texts> = { en, de };
+
+/** i18next's `{{name}}` placeholders filled in, as the page shows the text. */
+export function fill(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => String(values[name] ?? placeholder));
+}
