@@ -15,11 +15,14 @@ import { NotificationsProvider } from '@/components/notifications';
 import { redirectToSignIn, setUnauthorizedHandler } from '@/lib/api-client';
 import { endSession, onLogoutInOtherTab } from '@/lib/session';
 
-/** Seed-spec §4: a 401 signs out (the api client has cleared the token), and so does a logout in another tab. */
+/**
+ * Seed-spec §4: a 401 signs out (the api client has cleared the token; the caches and the other tabs follow), and
+ * so does a logout in another tab.
+ */
 function useSessionEnd(queryClient: QueryClient): void {
   useEffect(() => {
-    setUnauthorizedHandler(() => {
-      endSession(queryClient);
+    setUnauthorizedHandler(({ sessionEnded }) => {
+      if (sessionEnded) endSession(queryClient);
       redirectToSignIn();
     });
     const stopListening = onLogoutInOtherTab(() => {

@@ -2,6 +2,7 @@ import { getLogoutMockHandler } from '@generated/hooks/auth/auth.msw';
 import {
   getGetProfileMockHandler,
   getGetProfileResponseMock,
+  getGetUserAvatarMockHandler,
   getUpdateProfileMockHandler,
 } from '@generated/hooks/profile/profile.msw';
 import type { ProfileResponse } from '@generated/model/profileResponse';
@@ -191,6 +192,8 @@ describe('signed-in areas', () => {
       '/physician/list',
     ]);
 
+    // The page it opens shows the avatar.
+    server.use(getGetUserAvatarMockHandler());
     await openUserMenu(container);
     await click(getByText(document.body, 'a, button, [role="menuitem"]', 'Profile settings'));
 

@@ -299,13 +299,16 @@ describe('401', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
-  it('is no logout for a call made without a token (a wrong password on sign-in)', async () => {
+  it('tells the handler whether the current session ended or a call was made without a token', async () => {
     const handler = vi.fn();
     setUnauthorizedHandler(handler);
 
-    await rejectionOf(apiClient({ url: '/auth/sign-in', method: 'POST', data: {} }));
+    // Not signed in, e.g. a wrong password on the public sign-in call: nothing to end, other tabs untouched.
+    await rejectionOf(apiClient({ url: '/sign-in', method: 'POST', data: {} }));
+    localStorage.setItem('token', 'current');
+    await rejectionOf(getProfile());
 
-    expect(handler).not.toHaveBeenCalled();
+    expect(handler.mock.calls).toEqual([[{ sessionEnded: false }], [{ sessionEnded: true }]]);
   });
 
   it('keeps a newer session when a request made with an earlier token comes back 401', async () => {

@@ -67,10 +67,13 @@ export function redirectToSignIn(): void {
   if (window.location.pathname !== SIGN_IN_PATH) navigation.assign(SIGN_IN_PATH);
 }
 
-let onUnauthorized: () => void = redirectToSignIn;
+/** `sessionEnded`: the 401 answered this tab's current token (now cleared), rather than a call made without one. */
+export type UnauthorizedHandler = (details: { sessionEnded: boolean }) => void;
 
-/** Runs after the token is cleared on any 401. Call without an argument to restore the default. */
-export function setUnauthorizedHandler(handler?: () => void): void {
+let onUnauthorized: UnauthorizedHandler = redirectToSignIn;
+
+/** Runs after the token is cleared on a 401. Call without an argument to restore the default. */
+export function setUnauthorizedHandler(handler?: UnauthorizedHandler): void {
   onUnauthorized = handler ?? redirectToSignIn;
 }
 
@@ -97,14 +100,17 @@ function targetsApi(config: InternalAxiosRequestConfig): boolean {
 }
 
 /**
- * A 401 ends the session only for a request that carried the current token: a wrong password on the
- * (public) sign-in call is no logout, and a late answer to a request made with an earlier token must not
- * sign out the session that replaced it.
+ * What a 401 means here: the current token was refused (the session ended), or a call was made without any
+ * token (not signed in; also a wrong password on the public sign-in call, which must not sign out other
+ * tabs), or null for a late answer to a request made with an earlier token, which must not end the session
+ * that replaced it.
  */
-function endsCurrentSession(config: InternalAxiosRequestConfig | undefined): boolean {
+function unauthorizedOutcome(config: InternalAxiosRequestConfig | undefined): { sessionEnded: boolean } | null {
   const sent = config?.headers?.get?.('Authorization');
   const token = getToken();
-  return token === null ? typeof sent === 'string' : sent === `Bearer ${token}`;
+  if (typeof sent !== 'string' || !sent) return token === null ? { sessionEnded: false } : null;
+  // No token left: an earlier 401 of the same session has cleared it already.
+  return token === null || sent === `Bearer ${token}` ? { sessionEnded: true } : null;
 }
 
 export const apiInstance = axios.create({
@@ -142,9 +148,10 @@ apiInstance.interceptors.response.use(
   (error: unknown) => {
     // Cancellation is not a failure: react-query recognises and ignores it.
     if (axios.isCancel(error) || !axios.isAxiosError(error)) throw error;
-    if (error.response?.status === 401 && endsCurrentSession(error.config)) {
-      clearToken();
-      onUnauthorized();
+    const unauthorized = error.response?.status === 401 ? unauthorizedOutcome(error.config) : null;
+    if (unauthorized) {
+      if (unauthorized.sessionEnded) clearToken();
+      onUnauthorized(unauthorized);
     }
     // Spec §8 says other failures reject "with the response body data". We reject with an ApiError
     // that carries that body (`.body`, `.errors`) so callers also get a ready message, an HTTP status,
