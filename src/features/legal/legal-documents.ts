@@ -31,20 +31,9 @@ export function pickLegalDocumentSource(
   return undefined;
 }
 
-// Documents already fetched, so that going back to a page, or on to the next one, shows it without a spinner.
-const loaded = new Map<string, LegalDocument>();
-const cacheKey = (name: LegalDocumentName, language: UiLanguage) => `${language}/${name}`;
-
-/** The document if this page load has already fetched it. */
-export function loadedLegalDocument(name: LegalDocumentName, language: UiLanguage): LegalDocument | undefined {
-  return loaded.get(cacheKey(name, language));
-}
-
 /** Fetches the document's chunk; rejects when the chunk cannot be loaded (offline, or gone after a deploy). */
 export async function loadLegalDocument(name: LegalDocumentName, language: UiLanguage): Promise<LegalDocument> {
   const source = pickLegalDocumentSource(bundledSources, name, language);
   if (!source) throw new Error(`No legal document "${name}" in locales/`);
-  const document = { markdown: await source.load(), language: source.language };
-  loaded.set(cacheKey(name, language), document);
-  return document;
+  return { markdown: await source.load(), language: source.language };
 }

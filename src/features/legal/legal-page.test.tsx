@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LEGAL_DOCUMENTS, paths, type LegalDocumentName } from '@/app/paths';
 import type { UiLanguage } from '@/lib/i18n';
 import { cleanup, click, getByLabel, getByText, renderRoutes, select, waitFor } from '@/testing/render';
-import { loadedLegalDocument, loadLegalDocument, type LegalDocument } from './legal-documents';
+import { loadLegalDocument, type LegalDocument } from './legal-documents';
 import { LegalPage } from './legal-page';
 
 // The real loader by default; single tests make it slow, fail or answer in another language.
@@ -12,14 +12,12 @@ vi.mock('./legal-documents', async (importOriginal) => {
   return {
     ...actual,
     loadLegalDocument: vi.fn(actual.loadLegalDocument),
-    loadedLegalDocument: vi.fn(actual.loadedLegalDocument),
   };
 });
 
 afterEach(() => {
   cleanup();
   vi.mocked(loadLegalDocument).mockReset();
-  vi.mocked(loadedLegalDocument).mockReset();
 });
 
 /** The h1 of each document as the shipped Markdown spells it. */
@@ -112,7 +110,6 @@ describe('LegalPage (seed-spec §2 legal and info pages)', () => {
     const { container } = await renderDocument('eula');
     const german = deferred<LegalDocument>();
     vi.mocked(loadLegalDocument).mockReturnValueOnce(german.promise);
-    vi.mocked(loadedLegalDocument).mockReturnValue(undefined);
 
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
     expect(headings(container)).toEqual([HEADINGS.eula.en]);
@@ -125,7 +122,6 @@ describe('LegalPage (seed-spec §2 legal and info pages)', () => {
   it('shows a spinner until the document has loaded', async () => {
     const document = deferred<LegalDocument>();
     vi.mocked(loadLegalDocument).mockReturnValueOnce(document.promise);
-    vi.mocked(loadedLegalDocument).mockReturnValue(undefined);
 
     const { container } = await renderRoutes(routes, { path: '/imprint' });
     expect(container.querySelector('main[aria-busy="true"] [aria-label="Loading…"]')).not.toBeNull();
@@ -137,7 +133,6 @@ describe('LegalPage (seed-spec §2 legal and info pages)', () => {
 
   it('marks an English document shown for want of a German one as English', async () => {
     vi.mocked(loadLegalDocument).mockResolvedValueOnce({ markdown: '# Imprint\n\nOnly in English.', language: 'en' });
-    vi.mocked(loadedLegalDocument).mockReturnValue(undefined);
 
     const { container } = await renderDocument('imprint', 'de');
     expect(headings(container)).toEqual(['Imprint']);
@@ -147,7 +142,6 @@ describe('LegalPage (seed-spec §2 legal and info pages)', () => {
 
   it('says so when the document cannot be loaded, and loads it on retry', async () => {
     vi.mocked(loadLegalDocument).mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'));
-    vi.mocked(loadedLegalDocument).mockReturnValue(undefined);
 
     const { container } = await renderDocument('privacy-policy', 'de');
     expect(headings(container)).toEqual(['Datenschutzerklärung']);

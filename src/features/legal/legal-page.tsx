@@ -33,8 +33,8 @@ function LoadFailure({ document, retry }: { document: LegalDocumentName; retry: 
 export function LegalPage({ document }: { document: LegalDocumentName }) {
   const { t, i18n } = useTranslation(['legal', 'common']);
   const language = toUiLanguage(i18n.resolvedLanguage ?? i18n.language) ?? FALLBACK_LANGUAGE;
-  const state = useLegalDocument(document, language);
-  if (state.status === 'loading') return <PageSpinner />;
+  const { data: shown, isPending, refetch } = useLegalDocument(document, language);
+  if (isPending) return <PageSpinner />;
 
   return (
     <div className="mp-legal-page">
@@ -44,10 +44,10 @@ export function LegalPage({ document }: { document: LegalDocumentName }) {
       </header>
       <main>
         <Card className="mp-legal-card">
-          {state.status === 'loaded' ? (
-            <LegalMarkdown document={state.document} />
+          {shown ? (
+            <LegalMarkdown document={shown} />
           ) : (
-            <LoadFailure document={document} retry={state.retry} />
+            <LoadFailure document={document} retry={() => void refetch()} />
           )}
         </Card>
       </main>
