@@ -38,6 +38,15 @@ describe('configureIconLoading', () => {
     expect(Object.keys(BUNDLED_ICONS).sort()).toEqual([...named].sort());
   });
 
+  it('draws no <Icon> at 20 px or more, whose paths are not bundled', () => {
+    const large = Object.entries(sources).flatMap(([file, source]) =>
+      [...source.matchAll(/<Icon\b[^>]*\bsize=\{(\d+)\}/g)]
+        .filter((match) => Number(match[1]) >= IconSize.LARGE)
+        .map((match) => `${file}: ${match[0]}`),
+    );
+    expect(large).toEqual([]);
+  });
+
   it('puts the bundled paths into Blueprint’s cache before any icon renders', async () => {
     configureIconLoading();
     await vi.waitFor(() => {

@@ -23,7 +23,8 @@ function CurrentAvatar({ profile }: { profile: Profile }) {
   return (
     <>
       <span className="mp-avatar mp-avatar-empty">
-        <Icon icon="user" size={40} aria-hidden />
+        {/* The bundled 16 px icon, drawn large by CSS: at size 40 Blueprint would fetch every 20 px icon. */}
+        <Icon icon="user" aria-hidden />
       </span>
       <p className="mp-muted">{t('avatar.none')}</p>
     </>
