@@ -1,4 +1,4 @@
-import { Callout, Checkbox, FormGroup } from '@blueprintjs/core';
+import { Checkbox, FormGroup } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, type ReactNode } from 'react';
 import { useForm, useWatch, type UseFormRegisterReturn } from 'react-hook-form';
@@ -12,7 +12,7 @@ import { PageSpinner } from '@/components/page-spinner';
 import { NewPasswordFields } from '@/components/password-fields';
 import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';
-import { AuthPageShell } from './auth-page-shell';
+import { AuthOutcome, AuthPageShell } from './auth-page-shell';
 import { acceptInviteFormSchema, type AcceptInviteFormValues } from './password-schema';
 
 /**
@@ -28,21 +28,16 @@ export function ApproveAccountPage() {
   if (token !== '' && invite.isPending) return <PageSpinner />;
   const data = invite.data?.data;
   if (!data) {
-    return (
-      <AuthPageShell title={t('approveAccount.title')}>
-        <Callout intent="warning" role="alert" className="mp-form-alert">
-          {t('approveAccount.invalidLink')}
-        </Callout>
-      </AuthPageShell>
-    );
+    return <AuthOutcome title={t('approveAccount.title')} intent="warning" message={t('approveAccount.invalidLink')} />;
   }
   if (data.expired) {
     return (
-      <AuthPageShell title={t('approveAccount.title')}>
-        <Callout intent="warning" role="alert" className="mp-form-alert" title={t('approveAccount.expiredTitle')}>
-          {t('approveAccount.expired')}
-        </Callout>
-      </AuthPageShell>
+      <AuthOutcome
+        title={t('approveAccount.title')}
+        intent="warning"
+        heading={t('approveAccount.expiredTitle')}
+        message={t('approveAccount.expired')}
+      />
     );
   }
   return <AcceptForm token={token} invite={data} />;
@@ -99,14 +94,12 @@ function AcceptForm({ token, invite }: { token: string; invite: Invite }) {
 
   if (accept.isSuccess) {
     return (
-      <AuthPageShell title={t('approveAccount.title')}>
-        <Callout intent="success" role="status" className="mp-form-alert">
-          {t('approveAccount.done')}
-        </Callout>
-        <p className="mp-auth-links">
-          <Link to={paths.auth.signIn.getHref()}>{t('goToSignIn')}</Link>
-        </p>
-      </AuthPageShell>
+      <AuthOutcome
+        title={t('approveAccount.title')}
+        intent="success"
+        message={t('approveAccount.done')}
+        link={{ to: paths.auth.signIn.getHref(), label: t('goToSignIn') }}
+      />
     );
   }
 

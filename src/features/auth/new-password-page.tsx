@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useGetResetConfirmation, useResetConfirmation } from '@generated/hooks/auth/auth';
 import { getGetProfileQueryKey, useChangePassword, useGetProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
@@ -18,7 +18,7 @@ import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';
 import type { PasswordStrength } from '@/domain/passwords/password-rules';
 import { getToken } from '@/lib/auth-storage';
-import { AuthPageShell } from './auth-page-shell';
+import { AuthLink, AuthOutcome, AuthPageShell } from './auth-page-shell';
 import { resetConfirmationFormSchema, type ResetConfirmationFormValues } from './password-schema';
 
 /**
@@ -34,14 +34,12 @@ export function NewPasswordPage() {
 function InvalidLink() {
   const { t } = useTranslation('auth');
   return (
-    <AuthPageShell title={t('newPassword.title')}>
-      <Callout intent="warning" role="alert" className="mp-form-alert">
-        {t('newPassword.invalidLink')}
-      </Callout>
-      <p className="mp-auth-links">
-        <Link to={paths.auth.resetPassword.getHref()}>{t('newPassword.requestNewLink')}</Link>
-      </p>
-    </AuthPageShell>
+    <AuthOutcome
+      title={t('newPassword.title')}
+      intent="warning"
+      message={t('newPassword.invalidLink')}
+      link={{ to: paths.auth.resetPassword.getHref(), label: t('newPassword.requestNewLink') }}
+    />
   );
 }
 
@@ -73,14 +71,12 @@ function ResetForm({ token, email, strength }: { token: string; email: string; s
 
   if (confirm.isSuccess) {
     return (
-      <AuthPageShell title={t('newPassword.title')}>
-        <Callout intent="success" role="status" className="mp-form-alert">
-          {t('newPassword.done')}
-        </Callout>
-        <p className="mp-auth-links">
-          <Link to={paths.auth.signIn.getHref()}>{t('goToSignIn')}</Link>
-        </p>
-      </AuthPageShell>
+      <AuthOutcome
+        title={t('newPassword.title')}
+        intent="success"
+        message={t('newPassword.done')}
+        link={{ to: paths.auth.signIn.getHref(), label: t('goToSignIn') }}
+      />
     );
   }
 
@@ -101,9 +97,7 @@ function ResetForm({ token, email, strength }: { token: string; email: string; s
         />
         <SubmitButton label={t('newPassword.submit')} pending={confirm.isPending} />
       </form>
-      <p className="mp-auth-links">
-        <Link to={paths.auth.signIn.getHref()}>{t('backToSignIn')}</Link>
-      </p>
+      <AuthLink to={paths.auth.signIn.getHref()}>{t('backToSignIn')}</AuthLink>
     </AuthPageShell>
   );
 }

@@ -2,13 +2,12 @@ import { Callout } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { useResetPassword } from '@generated/hooks/auth/auth';
 import { paths } from '@/app/paths';
 import { FormAlert, showServerFieldErrors, TextField, useFailureText } from '@/components/form-fields';
 import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';
-import { AuthPageShell } from './auth-page-shell';
+import { AuthLink, AuthPageShell } from './auth-page-shell';
 import {
   resetPasswordErrorMap,
   resetPasswordFormSchema,
@@ -56,9 +55,7 @@ export function ResetPasswordPage() {
           </form>
         </>
       )}
-      <p className="mp-auth-links">
-        <Link to={paths.auth.signIn.getHref()}>{t('backToSignIn')}</Link>
-      </p>
+      <AuthLink to={paths.auth.signIn.getHref()}>{t('backToSignIn')}</AuthLink>
     </AuthPageShell>
   );
 }
