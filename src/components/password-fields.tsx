@@ -1,7 +1,7 @@
 import { Icon } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo } from 'react';
-import { useForm, useWatch, type UseFormRegisterReturn, type UseFormReturn } from 'react-hook-form';
+import { useForm, useWatch, type FieldErrors, type Path, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '@/components/form-fields';
 import { changePasswordFormSchema, type ChangePasswordFormValues } from '@/components/password-schema';
@@ -30,34 +30,45 @@ export function PasswordHints({ id, password, strength }: { id: string; password
   );
 }
 
-type PasswordField = { registration: UseFormRegisterReturn; error: string | undefined };
+type NewPasswordValues = { password: string; passwordConfirmation: string };
 
-/** New password with the live hints of its strength level, and its confirmation. */
-export function NewPasswordFields({
-  password,
+/**
+ * New password with the live hints of its strength level, and its confirmation, as the fields `password` and
+ * `passwordConfirmation` of `form`.
+ */
+export function NewPasswordFields<T extends NewPasswordValues>({
+  form,
   strength,
-  passwordField,
-  confirmationField,
 }: {
-  password: string;
+  form: UseFormReturn<T>;
   strength: PasswordStrength;
-  passwordField: PasswordField;
-  confirmationField: PasswordField;
 }) {
   const { t } = useTranslation();
+  const validationMessage = useValidationMessage();
   const hintsId = useId();
+  // T has both fields (its constraint says so), but react-hook-form's path types cannot see through a generic.
+  const names = { password: 'password' as Path<T>, confirmation: 'passwordConfirmation' as Path<T> };
+  const password = useWatch({ control: form.control, name: names.password }) as string;
+  const errors = form.formState.errors as FieldErrors<NewPasswordValues>;
   return (
     <>
       <TextField
         label={t('passwordFields.new')}
-        {...passwordField}
+        registration={form.register(names.password)}
+        error={validationMessage(errors.password?.message)}
         type="password"
         autoComplete="new-password"
         describedBy={hintsId}
       >
-        <PasswordHints id={hintsId} password={password} strength={strength} />
+        <PasswordHints id={hintsId} password={password ?? ''} strength={strength} />
       </TextField>
-      <TextField label={t('passwordFields.confirmation')} {...confirmationField} type="password" autoComplete="new-password" />
+      <TextField
+        label={t('passwordFields.confirmation')}
+        registration={form.register(names.confirmation)}
+        error={validationMessage(errors.passwordConfirmation?.message)}
+        type="password"
+        autoComplete="new-password"
+      />
     </>
   );
 }
@@ -87,10 +98,8 @@ export function ChangePasswordFields({
   const validationMessage = useValidationMessage();
   const {
     register,
-    control,
     formState: { errors },
   } = form;
-  const password = useWatch({ control, name: 'password' });
   return (
     <>
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
@@ -101,15 +110,7 @@ export function ChangePasswordFields({
         type="password"
         autoComplete="current-password"
       />
-      <NewPasswordFields
-        password={password}
-        strength={strength}
-        passwordField={{ registration: register('password'), error: validationMessage(errors.password?.message) }}
-        confirmationField={{
-          registration: register('passwordConfirmation'),
-          error: validationMessage(errors.passwordConfirmation?.message),
-        }}
-      />
+      <NewPasswordFields form={form} strength={strength} />
     </>
   );
 }

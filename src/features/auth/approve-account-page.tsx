@@ -1,7 +1,7 @@
 import { Checkbox, FormGroup } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, type ReactNode } from 'react';
-import { useForm, useWatch, type UseFormRegisterReturn } from 'react-hook-form';
+import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAcceptInvite, useGetUserInvite } from '@generated/hooks/auth/auth';
@@ -72,17 +72,16 @@ function AcceptForm({ token, invite }: { token: string; invite: Invite }) {
   const validationMessage = useValidationMessage();
   const strength = invite.passwordStrength;
   const resolver = useMemo(() => zodResolver(acceptInviteFormSchema(strength, invite.email)), [strength, invite.email]);
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<AcceptInviteFormValues>({
+  const form = useForm<AcceptInviteFormValues>({
     resolver,
     defaultValues: { password: '', passwordConfirmation: '', acceptEula: false, acceptPrivacyNotice: false },
   });
-  const password = useWatch({ control, name: 'password' });
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = form;
 
   const accept = useAcceptInvite({
     mutation: {
@@ -133,15 +132,7 @@ function AcceptForm({ token, invite }: { token: string; invite: Invite }) {
         )}
       >
         <input type="email" name="username" autoComplete="username" value={invite.email} readOnly hidden />
-        <NewPasswordFields
-          password={password}
-          strength={strength}
-          passwordField={{ registration: register('password'), error: validationMessage(errors.password?.message) }}
-          confirmationField={{
-            registration: register('passwordConfirmation'),
-            error: validationMessage(errors.passwordConfirmation?.message),
-          }}
-        />
+        <NewPasswordFields form={form} strength={strength} />
         <AcceptCheckbox registration={register('acceptEula')} error={validationMessage(errors.acceptEula?.message)}>
           {t('approveAccount.acceptEula')}{' '}
           <Link to={paths.legal.eula.getHref()} target="_blank">

@@ -2,7 +2,7 @@ import { Callout } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useGetResetConfirmation, useResetConfirmation } from '@generated/hooks/auth/auth';
@@ -15,7 +15,6 @@ import { PageSpinner } from '@/components/page-spinner';
 import { ChangePasswordFields, NewPasswordFields, useChangePasswordForm } from '@/components/password-fields';
 import { CHANGE_PASSWORD_FIELDS } from '@/components/password-schema';
 import { SubmitButton } from '@/components/submit-button';
-import { useValidationMessage } from '@/components/use-validation-message';
 import type { PasswordStrength } from '@/domain/passwords/password-rules';
 import { getToken } from '@/lib/auth-storage';
 import { AuthLink, AuthOutcome, AuthPageShell } from './auth-page-shell';
@@ -53,16 +52,9 @@ function ResetWithLink({ token }: { token: string }) {
 
 function ResetForm({ token, email, strength }: { token: string; email: string; strength: PasswordStrength }) {
   const { t } = useTranslation('auth');
-  const validationMessage = useValidationMessage();
   const resolver = useMemo(() => zodResolver(resetConfirmationFormSchema(strength, email)), [strength, email]);
-  const {
-    register,
-    control,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<ResetConfirmationFormValues>({ resolver, defaultValues: { password: '', passwordConfirmation: '' } });
-  const password = useWatch({ control, name: 'password' });
+  const form = useForm<ResetConfirmationFormValues>({ resolver, defaultValues: { password: '', passwordConfirmation: '' } });
+  const { handleSubmit, setError } = form;
 
   const confirm = useResetConfirmation({
     mutation: { onError: (error) => showServerFieldErrors(error, setError, ['password', 'passwordConfirmation']) },
@@ -86,15 +78,7 @@ function ResetForm({ token, email, strength }: { token: string; email: string; s
       {failure && <FormAlert>{failure}</FormAlert>}
       <form noValidate onSubmit={handleSubmit((data) => confirm.mutate({ data: { token, ...data } }))}>
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <NewPasswordFields
-          password={password}
-          strength={strength}
-          passwordField={{ registration: register('password'), error: validationMessage(errors.password?.message) }}
-          confirmationField={{
-            registration: register('passwordConfirmation'),
-            error: validationMessage(errors.passwordConfirmation?.message),
-          }}
-        />
+        <NewPasswordFields form={form} strength={strength} />
         <SubmitButton label={t('newPassword.submit')} pending={confirm.isPending} />
       </form>
       <AuthLink to={paths.auth.signIn.getHref()}>{t('backToSignIn')}</AuthLink>
