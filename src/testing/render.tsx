@@ -107,3 +107,10 @@ export async function select(element: HTMLSelectElement, value: string): Promise
     element.dispatchEvent(new Event('change', { bubbles: true }));
   });
 }
+
+/** The live password hints shown (PasswordHints), as hint id → 'true' (met) or 'false'. */
+export function hintState(container: HTMLElement): Record<string, string | null> {
+  return Object.fromEntries(
+    [...container.querySelectorAll('[data-hint]')].map((item) => [item.getAttribute('data-hint'), item.getAttribute('data-met')]),
+  );
+}

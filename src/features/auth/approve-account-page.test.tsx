@@ -7,7 +7,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UiLanguage } from '@/lib/i18n';
-import { cleanup, click, getByLabel, getByText, renderRoutes, type, waitFor } from '@/testing/render';
+import { cleanup, click, getByLabel, getByText, hintState, renderRoutes, type, waitFor } from '@/testing/render';
 import { ApproveAccountPage } from './approve-account-page';
 
 const TOKEN = 'invite-token-0123456789abcdef';
@@ -50,10 +50,6 @@ async function form(container: HTMLElement) {
   };
 }
 
-const hintState = (container: HTMLElement) =>
-  Object.fromEntries(
-    [...container.querySelectorAll('[data-hint]')].map((li) => [li.getAttribute('data-hint'), li.getAttribute('data-met')]),
-  );
 
 describe('ApproveAccountPage', () => {
   it('shows who is invited, to which clinic and role, with links to the EULA and privacy notice', async () => {

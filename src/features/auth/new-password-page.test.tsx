@@ -14,7 +14,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HomeRedirect } from '@/app/home-redirect';
 import { navigation } from '@/lib/api-client';
-import { cleanup, click, getByLabel, getByText, renderRoutes, type, waitFor } from '@/testing/render';
+import { cleanup, click, getByLabel, getByText, hintState, renderRoutes, type, waitFor } from '@/testing/render';
 import { NewPasswordPage } from './new-password-page';
 
 const TOKEN = 'reset-token-0123456789abcdef';
@@ -45,10 +45,6 @@ const render = (path: string) =>
     { path },
   );
 
-const hintState = (container: HTMLElement) =>
-  Object.fromEntries(
-    [...container.querySelectorAll('[data-hint]')].map((li) => [li.getAttribute('data-hint'), li.getAttribute('data-met')]),
-  );
 
 describe('NewPasswordPage with a reset link', () => {
   beforeEach(() => {

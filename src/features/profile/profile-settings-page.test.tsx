@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { SignedInLayout } from '@/app/signed-in-layout';
 import { apiInstance, navigation } from '@/lib/api-client';
 import type { UiLanguage } from '@/lib/i18n';
-import { cleanup, click, getByLabel, getByText, renderRoutes, type, waitFor } from '@/testing/render';
+import { cleanup, click, getByLabel, getByText, hintState, renderRoutes, type, waitFor } from '@/testing/render';
 import { AVATAR_MAX_BYTES } from './avatar-file';
 import { ProfileSettingsPage } from './profile-settings-page';
 
@@ -384,10 +384,6 @@ describe('ProfileSettingsPage: change password', () => {
     );
   });
 
-  const hintState = (container: HTMLElement) =>
-    Object.fromEntries(
-      [...container.querySelectorAll('[data-hint]')].map((li) => [li.getAttribute('data-hint'), li.getAttribute('data-met')]),
-    );
 
   it('shows the hints of the profile strength level live and refuses a weak password or a mismatch', async () => {
     profile = profileWith({ passwordStrength: 'advanced' });
