@@ -50,7 +50,6 @@ async function form(container: HTMLElement) {
   };
 }
 
-
 describe('ApproveAccountPage', () => {
   it('shows who is invited, to which clinic and role, with links to the EULA and privacy notice', async () => {
     const invite = getGetUserInviteResponseMock().data;

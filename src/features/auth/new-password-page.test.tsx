@@ -45,7 +45,6 @@ const render = (path: string) =>
     { path },
   );
 
-
 describe('NewPasswordPage with a reset link', () => {
   beforeEach(() => {
     server.use(

@@ -384,7 +384,6 @@ describe('ProfileSettingsPage: change password', () => {
     );
   });
 
-
   it('shows the hints of the profile strength level live and refuses a weak password or a mismatch', async () => {
     profile = profileWith({ passwordStrength: 'advanced' });
     const { container } = await renderPage();
