@@ -14,11 +14,17 @@ import { HttpError, installErrorHandling } from './http/errors';
 import type { Handler } from './http/handler';
 import { installValidation } from './http/validation';
 import { languageOf, type Lang } from './i18n';
+import { startWorker, type Worker } from './jobs/worker';
 import { authenticate, authorize } from './security/authenticate';
+import { examProcessing } from './services/exam-processing';
 
 declare module 'fastify' {
   interface FastifyRequest {
     lang: Lang;
+  }
+  interface FastifyInstance {
+    /** The background worker of this process (null when started without one). */
+    jobs: Worker | null;
   }
 }
 
@@ -26,7 +32,11 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Folder of the built SPA; served with history fallback when it exists. */
   spaDir?: string;
+  /** Run background jobs in this process (default true). */
+  jobs?: boolean;
 }
+
+const UPLOAD_ROUTE = '/api/treatments';
 
 const notImplemented: Handler = async () => {
   throw new HttpError(501, 'server.not_implemented', 'server.not_implemented');
@@ -51,14 +61,35 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     request.lang = languageOf(request.headers.language);
   });
 
+  // An exam upload may be large: the caller must be signed in before its body is read.
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST' && request.routeOptions.url === UPLOAD_ROUTE) await authenticate(ctx, request);
+  });
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: ctx.config.bodyLimit, files: 2, fields: 40, fieldSize: 64 * 1024, parts: 42 },
+    // Exam files are streamed to the staging folder (hashed on the way); other files (avatars) are small.
+    async onFile(part) {
+      if (this.routeOptions.url === UPLOAD_ROUTE && part.fieldname === 'file') {
+        const staged = await ctx.files.stage(part.file, part.filename ?? '', () => part.file.truncated);
+        // Removed once the request is answered, whatever became of it (an accepted file was moved away).
+        this.raw.once('close', () => void ctx.files.discard(staged));
+        (part as { value?: unknown }).value = staged;
+      } else {
+        (part as { value?: unknown }).value = await part.toBuffer();
+      }
+    },
   });
 
   const contract = loadContract();
-  const implemented = allHandlers(ctx);
+  const worker = options.jobs === false ? null : startWorker(ctx, { 'treatment.process': examProcessing(ctx) }, {
+    leaseMs: ctx.config.jobLeaseMs,
+    log: (message, error) => app.log.warn({ err: error }, message),
+  });
+  app.decorate('jobs', worker);
+  app.addHook('onClose', async () => worker?.stop());
+  const implemented = allHandlers(ctx, () => worker?.wake());
   const serviceHandlers: Record<string, Handler> = {};
   for (const { operationId, roles } of operationsOf(contract)) {
     const handler = implemented[operationId] ?? notImplemented;

@@ -15,6 +15,10 @@ export interface Config {
   bodyLimit: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (throttling, audit). */
   trustProxy: boolean;
+  /** How long a background job stays claimed without its worker renewing it (a dead process's job is taken over after this). */
+  jobLeaseMs: number;
+  /** Fault tests only (never in production): each processing job waits this long midway, so a test can kill the server there. */
+  jobPauseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -74,5 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bodyLimit: integer(env, 'MAX_UPLOAD_MB', 100, 1, 2048) * 1024 * 1024,
     trustProxy: flag(env, 'TRUST_PROXY'),
+    jobLeaseMs: integer(env, 'JOB_LEASE_SECONDS', 60, 2, 3600) * 1000,
+    jobPauseMs: production ? 0 : integer(env, 'MACULA_FAULT_JOB_PAUSE_MS', 0, 0, 600_000),
   };
 }

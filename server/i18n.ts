@@ -1,12 +1,21 @@
-// Server messages in English and German from locales/<lang>/api.json, chosen by the Language header.
+// Server messages in English and German from locales/<lang>/api.json, chosen by the Language header; the
+// NPT reader's error messages come from locales/<lang>/npt.json under `npt.<code>`, as the SPA shows them.
 import en from '../locales/en/api.json';
 import de from '../locales/de/api.json';
+import nptEn from '../locales/en/npt.json';
+import nptDe from '../locales/de/npt.json';
 
 export type Lang = 'en' | 'de';
-export type MessageKey = keyof typeof en;
+export type MessageKey = keyof typeof en | `npt.${keyof typeof nptEn}`;
 export type MessageParams = Record<string, string | number>;
 
-const catalogues: Record<Lang, Record<MessageKey, string>> = { en, de };
+const underNpt = (messages: Record<string, string>) =>
+  Object.fromEntries(Object.entries(messages).map(([code, text]) => [`npt.${code}`, text]));
+
+const catalogues = {
+  en: { ...en, ...underNpt(nptEn) },
+  de: { ...de, ...underNpt(nptDe) },
+} as Record<Lang, Record<MessageKey, string>>;
 
 /** The language of a `Language` header value (`de`, `de-DE`, …); English for anything else. */
 export function languageOf(header: string | string[] | undefined): Lang {
@@ -22,5 +31,5 @@ export function translate(lang: Lang, key: MessageKey, params: MessageParams = {
 }
 
 export function isMessageKey(key: string): key is MessageKey {
-  return key in en;
+  return key in catalogues.en;
 }

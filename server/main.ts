@@ -9,7 +9,11 @@ import { migrate } from './db/migrate';
 import { createFileStore } from './files';
 import { loggerOptions } from './logging';
 import { createMailer } from './mail/mailer';
+import { releaseOrphans } from './jobs/queue';
 import { isDatabaseEmpty, seedDemo } from './seed/demo';
+
+// Uploads staged longer ago than this were left by a process that stopped mid-request.
+const STAGING_MAX_AGE_MS = 60 * 60 * 1000;
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -33,6 +37,9 @@ async function main(): Promise<void> {
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), log }),
     files: createFileStore(join(config.dataDir, 'files')),
   };
+  // Embedded PGlite belongs to this process alone: jobs left running were held by a process that is gone.
+  if (kind === 'pglite') await releaseOrphans(db);
+  await ctx.files.sweepStaging(STAGING_MAX_AGE_MS);
   let demo = null;
   if (!config.production && (await isDatabaseEmpty(db))) demo = await seedDemo(ctx);
 

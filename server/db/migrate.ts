@@ -1,10 +1,12 @@
 // Brings the schema up to date. Migrations are listed here in order; each runs once, in a transaction.
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as initial from './migrations/0001-initial';
+import * as examFiles from './migrations/0002-exam-files';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-exam-files': examFiles,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

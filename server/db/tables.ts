@@ -1,11 +1,16 @@
 // Row types of the database tables (storage shapes, not the contract's: handlers map rows to the
 // generated contract models).
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Plan } from '../../generated/model/plan';
+
+/** The plan as stored: the contract's Plan without the step, which lives in its own columns. */
+export type StoredPlan = Omit<Plan, 'step' | 'stepIndex'>;
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
 export interface ClinicsTable {
   id: Generated<string>;
@@ -158,6 +163,52 @@ export interface TreatmentsTable {
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  file_path: string | null;
+  file_sha256: string | null;
+  file_size: number | null;
+  device_id: string | null;
+  spot_size_um: number | null;
+  spot_spacing: number | null;
+  pulse_duration_ms: number | null;
+  laser_mode: string | null;
+  iol_status: string | null;
+  laser_dose: number | null;
+  error_params: NullableJson<Record<string, string | number>>;
+  /** The plan (contract `Plan` without step): null until processing proposed the exclusion zones. */
+  plan: NullableJson<StoredPlan>;
+  /** What the detector found, with its confidence (kept for review; the plan holds what is used). */
+  detection: NullableJson<Record<string, unknown>>;
+}
+
+export interface TreatmentImagesTable {
+  id: Generated<string>;
+  clinic_id: string;
+  treatment_id: string;
+  role: string;
+  entry: string;
+  width: number;
+  height: number;
+  original_width: number;
+  original_height: number;
+  display_path: string;
+  thumbnail_path: string;
+  created_at: CreatedAt;
+}
+
+export interface JobsTable {
+  id: Generated<string>;
+  kind: string;
+  clinic_id: string | null;
+  subject_id: string;
+  state: Generated<string>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_after: ColumnType<Date, Date | string | undefined, Date | string>;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  finished_at: Timestamp | null;
 }
 
 export interface AuditLogTable {
@@ -187,6 +238,8 @@ export interface Tables {
   notification_settings: NotificationSettingsTable;
   patients: PatientsTable;
   treatments: TreatmentsTable;
+  treatment_images: TreatmentImagesTable;
+  jobs: JobsTable;
   audit_log: AuditLogTable;
 }
 
@@ -198,3 +251,5 @@ export type PatientRow = Selectable<PatientsTable>;
 export type TreatmentRow = Selectable<TreatmentsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 export type DeviceRow = Selectable<DevicesTable>;
+export type TreatmentImageRow = Selectable<TreatmentImagesTable>;
+export type JobRow = Selectable<JobsTable>;

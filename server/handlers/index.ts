@@ -5,11 +5,14 @@ import { authHandlers } from './auth';
 import { clinicHandlers } from './clinic';
 import { notificationsHandlers } from './notifications';
 import { patientsHandlers } from './patients';
+import { planningHandlers } from './planning';
 import { profileHandlers } from './profile';
 import { realtimeHandlers } from './realtime';
+import { treatmentsHandlers } from './treatments';
 import { usersHandlers } from './users';
 
-export function allHandlers(ctx: AppContext): Handlers {
+/** `wakeJobs` tells the background worker that new work is queued. */
+export function allHandlers(ctx: AppContext, wakeJobs: () => void): Handlers {
   return {
     ...authHandlers(ctx),
     ...profileHandlers(ctx),
@@ -18,5 +21,7 @@ export function allHandlers(ctx: AppContext): Handlers {
     ...notificationsHandlers(ctx),
     ...patientsHandlers(ctx),
     ...realtimeHandlers(ctx),
+    ...treatmentsHandlers(ctx, wakeJobs),
+    ...planningHandlers(ctx),
   };
 }

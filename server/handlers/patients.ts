@@ -120,7 +120,7 @@ export function patientsHandlers(ctx: AppContext): Handlers {
   const listTreatmentsHandler: Handler<ById & { Querystring: ListPatientTreatmentsParams }> = async (request) => {
     const auth = request.auth!;
     const page = { page: request.query.page ?? 1, perPage: request.query.perPage ?? 20 };
-    const result = await listTreatments(ctx.db, auth.clinicId, request.params.id, page);
+    const result = await listTreatments(ctx.db, auth.clinicId, request.params.id, page, request.lang);
     await audit(ctx.db, request, {
       action: 'patient.treatments.list',
       outcome: 'success',
@@ -139,7 +139,7 @@ export function patientsHandlers(ctx: AppContext): Handlers {
         second: ['comparison.same_treatment'],
       });
     }
-    const data = await compareTreatments(ctx.db, auth.clinicId, request.params.id, first, second);
+    const data = await compareTreatments(ctx.db, auth.clinicId, request.params.id, first, second, request.lang);
     await audit(ctx.db, request, {
       action: 'patient.treatments.compare',
       outcome: 'success',

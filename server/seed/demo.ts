@@ -1,8 +1,11 @@
 // The demo clinic of `npm start` on an empty database (never with NODE_ENV=production): the three
 // accounts of the README, staff in every status, a dozen patients across the lists, devices online and
 // offline, and a few notifications. Written in one transaction: a demo is all there or not at all.
+import { Readable } from 'node:stream';
+import { buildSampleExam } from '../../scripts/sample-exam';
 import type { AppContext } from '../context';
 import type { Database } from '../db/tables';
+import { acceptExam } from '../services/exam-upload';
 import { CATEGORY_OF, type NotificationEvent } from '../services/notifications';
 import { hashPassword } from '../security/password-hash';
 import { hashToken, newToken } from '../security/tokens';
@@ -121,6 +124,16 @@ const PATIENTS: PatientSeed[] = [
 
 const DELETION_REASON = 'Duplicate record created by mistake';
 
+/** Demo sessions: exams generated for these patients (by name), captured so many days ago. */
+const SESSIONS: { patient: string; eye: 'OD' | 'OS'; daysAgo: number; by: 'physician' | 'nurse' }[] = [
+  { patient: 'Maria Schneider', eye: 'OD', daysAgo: 92, by: 'physician' },
+  { patient: 'Maria Schneider', eye: 'OD', daysAgo: 2, by: 'nurse' },
+  { patient: 'Thomas Becker', eye: 'OD', daysAgo: 1, by: 'physician' },
+  { patient: 'Elena Fischer', eye: 'OS', daysAgo: 4, by: 'nurse' },
+  { patient: 'Klaus Wagner', eye: 'OS', daysAgo: 7, by: 'physician' },
+  { patient: 'Günter Schäfer', eye: 'OD', daysAgo: 35, by: 'physician' },
+];
+
 /** Seeds the demo clinic; returns what `npm start` prints. */
 export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
   // argon2 is slow on purpose: one hash serves every demo account.
@@ -128,7 +141,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
   const now = ctx.clock.now();
   const ago = (ms: number) => new Date(now.getTime() - ms);
 
-  await ctx.db.transaction().execute(async (tx) => {
+  const seeded = await ctx.db.transaction().execute(async (tx) => {
     const clinic = await tx
       .insertInto('clinics')
       .values({ name: DEMO_CLINIC, created_at: ago(400 * DAY) })
@@ -292,7 +305,29 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
         note('physician', 'patient_erased', { actor: 'Jonas Weber' }, null, ago(9 * DAY), true),
       ])
       .execute();
+    return { clinicId, ids, patientIds };
   });
+
+  // Sessions from generated exam files, uploaded as the clinic would; the worker processes them after start.
+  for (const [index, session] of SESSIONS.entries()) {
+    const patient = PATIENTS.find((p) => `${p.name} ${p.secondName}` === session.patient)!;
+    const exam = await buildSampleExam({
+      name: patient.name,
+      secondName: patient.secondName,
+      birthday: patient.birthday,
+      gender: patient.gender,
+      deviceSideId: patient.deviceId ?? `NPT-${String(9000 + index).padStart(7, '0')}`,
+      eye: session.eye,
+      seed: 100 + index,
+      capturedAt: ago(session.daysAgo * DAY).toISOString(),
+    });
+    const staged = await ctx.files.stage(Readable.from([Buffer.from(exam.bytes)]), 'demo.npt', () => false);
+    const uploader = session.by === 'nurse' ? seeded.ids.nurse : seeded.ids.physician;
+    await acceptExam(ctx, null, { userId: uploader, clinicId: seeded.clinicId, role: session.by === 'nurse' ? 'clinic_nurses' : 'clinic_physicians' }, staged, {
+      patientId: seeded.patientIds[session.patient],
+      lang: 'en',
+    });
+  }
 
   const account = (key: string) => {
     const staff = STAFF.find((s) => s.key === key)!;

@@ -4,7 +4,6 @@
 import type { FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import type { ComparisonSide } from '../../generated/model/comparisonSide';
-import type { Eye } from '../../generated/model/eye';
 import type { Gender } from '../../generated/model/gender';
 import type { Patient } from '../../generated/model/patient';
 import type { PatientBulkAction } from '../../generated/model/patientBulkAction';
@@ -13,27 +12,23 @@ import type { PatientSort } from '../../generated/model/patientSort';
 import type { PatientStatus } from '../../generated/model/patientStatus';
 import type { PatientUpdate } from '../../generated/model/patientUpdate';
 import type { PlanStatus } from '../../generated/model/planStatus';
-import type { PlanStepIndex } from '../../generated/model/planStepIndex';
-import type { PlanStepName } from '../../generated/model/planStepName';
 import type { TreatmentComparisonResponseData } from '../../generated/model/treatmentComparisonResponseData';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
 import type { AppContext } from '../context';
 import { containsPattern, type Page, pageMeta } from '../db/listing';
 import type { Database, Tables, TreatmentRow } from '../db/tables';
 import { HttpError, invalid, notFound } from '../http/errors';
-import type { MessageKey } from '../i18n';
+import type { Lang, MessageKey } from '../i18n';
 import { audit } from './audit';
+import { displayName } from './people';
 import { notify } from './notifications';
-import { canonicalPlanStatus, planStatusOf, planStatusSql } from './plan-status';
+import { canonicalPlanStatus, planStatusSql } from './plan-status';
+import { laserSettingsOf, planOf, summariesOf } from './treatments';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** What replaces a patient's name in notifications once the patient is erased. */
 export const ERASED_PATIENT_TEXT = '—';
-
-/** Display name of a staff member: the physician name when set, else first and last name. */
-export const displayName = (user: { physician_name: string | null; first_name: string; last_name: string }) =>
-  user.physician_name?.trim() || `${user.first_name} ${user.last_name}`.trim();
 
 /** How a patient is named in notifications ("given family"). */
 export const patientLabel = (patient: { name: string; second_name: string }) => `${patient.name} ${patient.second_name}`;
@@ -478,28 +473,6 @@ export async function erasePatients(ctx: AppContext, request: FastifyRequest, id
 // ---------------------------------------------------------------------------------------------------
 // Sessions on the patient card.
 
-export function toTreatmentSummary(row: TreatmentRow): TreatmentSummary {
-  return {
-    id: row.id,
-    patientId: row.patient_id,
-    number: row.number,
-    date: new Date(row.date).toISOString(),
-    eye: row.eye as Eye,
-    description: row.description,
-    planStatus: planStatusOf(row),
-    step: row.step as PlanStepName,
-    stepIndex: row.step_index as PlanStepIndex,
-    locked: row.locked,
-    brightness: row.brightness === null ? null : Number(row.brightness),
-    totalSpots: row.total_spots,
-    // Images and "Modified" arrive with the NPT files.
-    thumbnailUrl: null,
-    error: row.error_code ? { code: row.error_code, message: row.error_message ?? row.error_code } : null,
-    modified: null,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}
-
 async function activePatientId(db: Database, clinicId: string, id: string): Promise<void> {
   const row = await db
     .selectFrom('patients')
@@ -511,7 +484,7 @@ async function activePatientId(db: Database, clinicId: string, id: string): Prom
   if (!row) throw notFound();
 }
 
-export async function listTreatments(db: Database, clinicId: string, patientId: string, page: Page) {
+export async function listTreatments(db: Database, clinicId: string, patientId: string, page: Page, lang: Lang) {
   await activePatientId(db, clinicId, patientId);
   const base = db.selectFrom('treatments').where('clinic_id', '=', clinicId).where('patient_id', '=', patientId);
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
@@ -522,34 +495,8 @@ export async function listTreatments(db: Database, clinicId: string, patientId: 
     .limit(page.perPage)
     .offset((page.page - 1) * page.perPage)
     .execute();
-  return { data: rows.map(toTreatmentSummary), meta: pageMeta(page, Number(total)) };
+  return { data: await summariesOf(db, rows, lang), meta: pageMeta(page, Number(total)) };
 }
-
-// The plan as far as the treatments table knows it; geometry, spots and sign-off come with the NPT issue.
-function planOf(row: TreatmentRow): ComparisonSide['plan'] {
-  return {
-    step: row.step as PlanStepName,
-    stepIndex: row.step_index as PlanStepIndex,
-    scale: null,
-    fovea: null,
-    opticDisc: null,
-    exclusionZones: null,
-    gridSettings: null,
-    spots: [],
-    brightness: null,
-    signOff: null,
-    parameterSet: null,
-  };
-}
-
-const NO_LASER_SETTINGS = {
-  spotSizeUm: null,
-  spotSpacing: null,
-  pulseDurationMs: null,
-  laserMode: null,
-  iolStatus: null,
-  laserDose: null,
-};
 
 export async function compareTreatments(
   db: Database,
@@ -557,6 +504,7 @@ export async function compareTreatments(
   patientId: string,
   firstId: string,
   secondId: string,
+  lang: Lang,
 ): Promise<TreatmentComparisonResponseData> {
   await activePatientId(db, clinicId, patientId);
   const rows = await db
@@ -569,21 +517,25 @@ export async function compareTreatments(
   const first = rows.find((row) => row.id === firstId.toLowerCase());
   const second = rows.find((row) => row.id === secondId.toLowerCase());
   if (!first || !second) throw notFound();
-  const side = (row: TreatmentRow): ComparisonSide => ({
-    treatment: toTreatmentSummary(row),
+  const [firstSummary, secondSummary] = await summariesOf(db, [first, second], lang);
+  const side = (row: TreatmentRow, treatment: TreatmentSummary): ComparisonSide => ({
+    treatment,
     plan: planOf(row),
-    laserSettings: NO_LASER_SETTINGS,
+    laserSettings: laserSettingsOf(row),
   });
+  const dose = (row: TreatmentRow) => (row.laser_dose === null ? null : Number(row.laser_dose));
+  const firstDose = dose(first);
+  const secondDose = dose(second);
   const brightness =
     first.brightness === null || second.brightness === null
       ? null
       : Math.round((Number(second.brightness) - Number(first.brightness)) * 1000) / 1000;
   return {
-    first: side(first),
-    second: side(second),
+    first: side(first, firstSummary),
+    second: side(second, secondSummary),
     differences: {
       totalSpots: second.total_spots - first.total_spots,
-      laserDose: null,
+      laserDose: firstDose === null || secondDose === null ? null : Math.round((secondDose - firstDose) * 1000) / 1000,
       brightness,
       daysBetween: Math.round((new Date(second.date).getTime() - new Date(first.date).getTime()) / DAY_MS),
     },

@@ -48,23 +48,35 @@ export interface TestServer {
   clock: TestClock;
   dataDir: string;
   kind: 'pglite' | 'postgres';
+  /** The PostgreSQL schema of this server (null on PGlite). */
+  schema: string | null;
   /** Calls the API (path below /api) and checks the answer against the contract. */
   call<T = Record<string, unknown>>(method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
   /** E-mails written to the outbox, oldest first. */
   outbox(): { file: string; text: string }[];
+  /** Resolves when this server's background worker has nothing left to do. */
+  jobsIdle(): Promise<void>;
   /** Restarts the HTTP server on the same database and data directory. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startServer(
-  options: { clock?: TestClock; dataDir?: string; spaDir?: string } = {},
-): Promise<TestServer> {
+export interface ServerOptions {
+  clock?: TestClock;
+  dataDir?: string;
+  spaDir?: string;
+  /** Further configuration (e.g. MAX_UPLOAD_MB). */
+  env?: Record<string, string>;
+  /** Run the background worker (default true). */
+  jobs?: boolean;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'macula-server-'));
   const databaseUrl = process.env.DATABASE_URL || null;
   const schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
   // Behind a (pretend) proxy, so that tests can speak for several client addresses.
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://127.0.0.1:8080', TRUST_PROXY: '1' });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://127.0.0.1:8080', TRUST_PROXY: '1', ...options.env });
   const clock = options.clock ?? testClock();
   const { db, kind } = await openDatabase({ databaseUrl, pgliteDir: join(dataDir, 'db'), schema });
   await migrate(db, schema);
@@ -75,7 +87,8 @@ export async function startServer(
     mailer: createMailer({ smtpUrl: null, outboxDir: join(dataDir, 'outbox'), log: () => {} }),
     files: createFileStore(join(dataDir, 'files')),
   };
-  let app = await buildApp(ctx, { spaDir: options.spaDir });
+  const appOptions = { spaDir: options.spaDir, jobs: options.jobs };
+  let app = await buildApp(ctx, appOptions);
   let url = await app.listen({ port: 0, host: '127.0.0.1' });
 
   const server: TestServer = {
@@ -87,6 +100,7 @@ export async function startServer(
     clock,
     dataDir,
     kind,
+    schema: schema ?? null,
     async call(method, path, call = {}) {
       const headers: Record<string, string> = { Language: call.lang ?? 'en', ...call.headers };
       if (call.token) headers.Authorization = `Bearer ${call.token}`;
@@ -112,9 +126,12 @@ export async function startServer(
       }
       return files.map((file) => ({ file, text: decodeMail(readFileSync(join(dir, file), 'utf8')) }));
     },
+    async jobsIdle() {
+      await app.jobs?.idle();
+    },
     async restart() {
       await app.close();
-      app = await buildApp(ctx, { spaDir: options.spaDir });
+      app = await buildApp(ctx, appOptions);
       url = await app.listen({ port: 0, host: '127.0.0.1' });
     },
     async close() {

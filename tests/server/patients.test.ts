@@ -89,7 +89,8 @@ async function addTreatment(clinicId: string, patientId: string, t: TreatmentSee
       total_spots: t.totalSpots ?? 0,
       brightness: t.brightness ?? null,
       error_code: t.errorCode ?? null,
-      error_message: t.errorCode ? 'The file could not be read.' : null,
+      error_message: null,
+      error_params: t.errorCode ? JSON.stringify({ file: 'fundus.jpg' }) : null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -667,7 +668,10 @@ describe('sessions on the patient card', () => {
     expect(answer.body.data.map((s) => s.number)).toEqual([3, 2, 1]);
     expect(answer.body.data[0]).toMatchObject({
       planStatus: 'no_plan_available',
-      error: { code: 'npt.checksum_mismatch', message: 'The file could not be read.' },
+      error: {
+        code: 'npt.checksum_mismatch',
+        message: 'The content of fundus.jpg does not match its checksum in the file. The file may be damaged; please export it again from the laser system.',
+      },
     });
     expect(answer.body.data[1]).toMatchObject({ planStatus: 'planning', step: 'pre_brightness', stepIndex: 4, locked: false, totalSpots: 762 });
     expect(answer.body.data[2]).toMatchObject({ planStatus: 'plan_available', step: 'available', brightness: 0.48, error: null });

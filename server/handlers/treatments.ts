@@ -1,0 +1,82 @@
+// Treatments (sessions): NPT upload, reading a session and its images, deleting it. Physicians and nurses
+// of the session's clinic only; reads of patient data are audited (ids only).
+import type { UploadTreatmentParams } from '../../generated/model/uploadTreatmentParams';
+import type { AppContext } from '../context';
+import { isStagedFile } from '../files';
+import { HttpError } from '../http/errors';
+import { type Handler, type Handlers, done, success } from '../http/handler';
+import { translate } from '../i18n';
+import { audit } from '../services/audit';
+import { acceptExam } from '../services/exam-upload';
+import { findTreatmentRow, imageFileOf, loadTreatment } from '../services/treatments';
+
+type ById = { Params: { id: string } };
+
+export function treatmentsHandlers(ctx: AppContext, wakeJobs: () => void): Handlers {
+  const uploadTreatment: Handler<{ Querystring: UploadTreatmentParams; Body: { file?: unknown } | undefined }> = async (
+    request,
+    reply,
+  ) => {
+    const auth = request.auth!;
+    const file = request.body?.file;
+    if (!isStagedFile(file)) {
+      throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { file: ['upload.file_required'] });
+    }
+    try {
+      const accepted = await acceptExam(ctx, request, auth, file, { patientId: request.query.patientId, lang: request.lang });
+      wakeJobs();
+      return reply.code(201).send(success(accepted, translate(request.lang, 'treatment.uploaded')));
+    } catch (error) {
+      await audit(ctx.db, request, {
+        action: 'treatment.uploaded',
+        outcome: 'failure',
+        detail: { code: error instanceof HttpError ? error.code : 'server.unexpected', size: file.size },
+      });
+      throw error;
+    } finally {
+      // Kept files were moved away; anything else of the upload goes.
+      await ctx.files.discard(file);
+    }
+  };
+
+  const getTreatment: Handler<ById> = async (request) => {
+    const auth = request.auth!;
+    const treatment = await loadTreatment(ctx.db, auth.clinicId, request.params.id, request.lang);
+    await audit(ctx.db, request, { action: 'treatment.read', outcome: 'success', targetType: 'treatment', targetId: treatment.id });
+    return success(treatment);
+  };
+
+  const getTreatmentImage: Handler<ById & { Params: { imageId: string; variant: 'display' | 'thumbnail' } }> = async (
+    request,
+    reply,
+  ) => {
+    const auth = request.auth!;
+    const { id, imageId, variant } = request.params;
+    const key = await imageFileOf(ctx.db, auth.clinicId, id, imageId, variant);
+    const data = await ctx.files.get(key);
+    if (!data) throw new HttpError(404, 'resource.not_found', 'resource.not_found');
+    return reply.header('Cache-Control', 'no-store').type('image/jpeg').send(data);
+  };
+
+  const deleteTreatment: Handler<ById> = async (request) => {
+    const auth = request.auth!;
+    const row = await findTreatmentRow(ctx.db, auth.clinicId, request.params.id);
+    if (row.locked) throw new HttpError(423, 'treatment.locked', 'treatment.locked');
+    await ctx.db.transaction().execute(async (tx) => {
+      // A processing job still queued or running is cancelled: its results could no longer be stored.
+      await tx.deleteFrom('jobs').where('subject_id', '=', row.id).execute();
+      await tx.deleteFrom('treatments').where('clinic_id', '=', auth.clinicId).where('id', '=', row.id).execute();
+      await audit(tx, request, {
+        action: 'treatment.deleted',
+        outcome: 'success',
+        targetType: 'treatment',
+        targetId: row.id,
+        detail: { patientId: row.patient_id },
+      });
+    });
+    await ctx.files.removePrefix(`${auth.clinicId}/treatments/${row.patient_id}/${row.id}`);
+    return done(translate(request.lang, 'treatment.deleted'));
+  };
+
+  return { uploadTreatment, getTreatment, getTreatmentImage, deleteTreatment };
+}

@@ -1,0 +1,212 @@
+// Processing an accepted exam in the background (plan status file_uploaded → processing → planning): the
+// stored file is read again, every image is decoded and stored as a display image and a thumbnail, the
+// optic disc and the fovea are detected on the fundus image, and the FAZ and ONH zones are proposed (plan
+// step 0). A file that turns out bad ends in an error on the session ("Error Detected"), never in a
+// session stuck in processing. Results, job end and the uploader's notification commit together.
+import sharp from 'sharp';
+import { detectLandmarks } from '../../src/domain/fundus/detect-landmarks';
+import type { Raster } from '../../src/domain/fundus/raster';
+import type { ExamManifest, NptImageEntry } from '../../src/domain/npt/manifest';
+import { readExam } from '../../src/domain/npt/read-npt';
+import { proposeExclusionZones, scaleOf } from '../../src/domain/planning/exclusion-zones';
+import type { AppContext } from '../context';
+import type { JobRow, StoredPlan, TreatmentRow } from '../db/tables';
+import type { MessageKey } from '../i18n';
+import type { Claim, JobDefinition } from '../jobs/worker';
+import { notify } from './notifications';
+import { patientLabel } from './patients';
+
+/** Longest side of the display image the plan's pixel coordinates refer to. */
+export const DISPLAY_MAX_PX = 2048;
+export const THUMBNAIL_WIDTH_PX = 320;
+const MAX_INPUT_PIXELS = 8192 * 8192;
+
+/** The file is bad: the session shows the error, retrying cannot help. */
+class ExamError extends Error {
+  constructor(
+    readonly code: MessageKey,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(code);
+  }
+}
+
+interface PreparedImage {
+  entry: NptImageEntry;
+  display: Buffer;
+  thumbnail: Buffer;
+  width: number;
+  height: number;
+  raster: Raster | null;
+}
+
+async function prepareImage(entry: NptImageEntry, bytes: Uint8Array, keepRaster: boolean): Promise<PreparedImage> {
+  try {
+    const { data, info } = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
+      .resize({ width: DISPLAY_MAX_PX, height: DISPLAY_MAX_PX, fit: 'inside', withoutEnlargement: true })
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
+    const display = await sharp(data, raw).jpeg({ quality: 90 }).toBuffer();
+    const thumbnail = await sharp(data, raw).resize({ width: THUMBNAIL_WIDTH_PX }).jpeg({ quality: 80 }).toBuffer();
+    const raster =
+      keepRaster && info.channels === 3
+        ? { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length) }
+        : null;
+    return { entry, display, thumbnail, width: info.width, height: info.height, raster };
+  } catch {
+    throw new ExamError('npt.image_undecodable', { file: entry.file });
+  }
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+function proposedPlan(manifest: ExamManifest, fundus: PreparedImage): { plan: StoredPlan; detection: Record<string, unknown> } {
+  if (!fundus.raster) throw new ExamError('npt.image_undecodable', { file: fundus.entry.file });
+  const found = detectLandmarks(fundus.raster, { eye: manifest.exam.eye, umPerPixel: null });
+  const resize = fundus.width / fundus.entry.width;
+  const scale = scaleOf(found, manifest.exam.umPerPixel, resize);
+  const zones = proposeExclusionZones(found, scale);
+  return {
+    plan: {
+      scale: { umPerPixel: round2(scale.umPerPixel * 1000) / 1000, source: scale.source },
+      fovea: { x: round2(found.fovea.x), y: round2(found.fovea.y) },
+      opticDisc: {
+        center: { x: round2(found.opticDisc.center.x), y: round2(found.opticDisc.center.y) },
+        radiusPx: round2(found.opticDisc.radiusPx),
+      },
+      exclusionZones: zones,
+      gridSettings: null,
+      spots: [],
+      brightness: null,
+      signOff: null,
+      parameterSet: null,
+    },
+    detection: { ...found, imageWidth: fundus.width, imageHeight: fundus.height },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function examProcessing(ctx: AppContext): JobDefinition {
+  const loadTreatment = (job: JobRow) =>
+    ctx.db.selectFrom('treatments').selectAll().where('id', '=', job.subject_id).executeTakeFirst();
+
+  async function fail(claim: Claim, treatment: TreatmentRow, code: MessageKey, params: Record<string, string | number>) {
+    await claim.finish(
+      'failed',
+      async (tx) => {
+        await tx
+          .updateTable('treatments')
+          .set({ processing_state: 'failed', error_code: code, error_params: JSON.stringify(params), error_message: null, updated_at: ctx.clock.now() })
+          .where('id', '=', treatment.id)
+          .execute();
+      },
+      code,
+    );
+  }
+
+  async function run(job: JobRow, claim: Claim): Promise<void> {
+    const treatment = await loadTreatment(job);
+    // Deleted meanwhile, or already through (a claim that lapsed after its results were committed).
+    if (!treatment || !['file_uploaded', 'processing'].includes(treatment.processing_state)) {
+      await claim.finish('done', async () => undefined);
+      return;
+    }
+    await ctx.db
+      .updateTable('treatments')
+      .set({ processing_state: 'processing', updated_at: ctx.clock.now() })
+      .where('id', '=', treatment.id)
+      .where('processing_state', '=', 'file_uploaded')
+      .execute();
+
+    const written: string[] = [];
+    try {
+      const bytes = treatment.file_path ? await ctx.files.get(treatment.file_path) : null;
+      if (!bytes) throw new ExamError('treatment.file_missing');
+      const read = readExam(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { maxFileBytes: Math.max(bytes.length, 1) });
+      if (!read.ok) throw new ExamError(`npt.${read.error.code}` as MessageKey, read.error.params);
+      const { manifest, images } = read.value;
+
+      const prepared: PreparedImage[] = [];
+      for (const entry of manifest.images) {
+        prepared.push(await prepareImage(entry, images[entry.file], entry.role === 'fundus'));
+      }
+      const fundus = prepared.find((image) => image.entry.role === 'fundus')!;
+      const { plan, detection } = proposedPlan(manifest, fundus);
+      if (ctx.config.jobPauseMs > 0) await sleep(ctx.config.jobPauseMs);
+
+      const kind = `treatments/${treatment.patient_id}/${treatment.id}`;
+      const stored: { image: PreparedImage; displayPath: string; thumbnailPath: string }[] = [];
+      for (const image of prepared) {
+        const displayPath = await ctx.files.put(treatment.clinic_id, kind, image.display);
+        written.push(displayPath);
+        const thumbnailPath = await ctx.files.put(treatment.clinic_id, kind, image.thumbnail);
+        written.push(thumbnailPath);
+        stored.push({ image, displayPath, thumbnailPath });
+      }
+      await claim.finish('done', async (tx) => {
+        const now = ctx.clock.now();
+        await tx.deleteFrom('treatment_images').where('treatment_id', '=', treatment.id).execute();
+        await tx
+          .insertInto('treatment_images')
+          .values(
+            stored.map(({ image, displayPath, thumbnailPath }) => ({
+              clinic_id: treatment.clinic_id,
+              treatment_id: treatment.id,
+              role: image.entry.role,
+              entry: image.entry.file,
+              width: image.width,
+              height: image.height,
+              original_width: image.entry.width,
+              original_height: image.entry.height,
+              display_path: displayPath,
+              thumbnail_path: thumbnailPath,
+              created_at: now,
+            })),
+          )
+          .execute();
+        await tx
+          .updateTable('treatments')
+          .set({
+            processing_state: 'processed',
+            plan: JSON.stringify(plan),
+            detection: JSON.stringify(detection),
+            error_code: null,
+            error_params: null,
+            updated_at: now,
+          })
+          .where('id', '=', treatment.id)
+          .execute();
+        const patient = await tx.selectFrom('patients').select(['name', 'second_name']).where('id', '=', treatment.patient_id).executeTakeFirst();
+        if (treatment.created_by && patient) {
+          await notify(
+            { ...ctx, db: tx },
+            {
+              clinicId: treatment.clinic_id,
+              to: { userIds: [treatment.created_by] },
+              event: 'treatment_processed',
+              params: { number: treatment.number, patient: patientLabel(patient), patientId: treatment.patient_id },
+              link: `/physician/patient-card?patientId=${treatment.patient_id}`,
+            },
+          );
+        }
+      });
+    } catch (error) {
+      for (const key of written) await ctx.files.remove(key);
+      if (error instanceof ExamError) return fail(claim, treatment, error.code, error.params);
+      throw error;
+    }
+  }
+
+  return {
+    run,
+    async giveUp(job, claim) {
+      const treatment = await loadTreatment(job);
+      if (treatment) await fail(claim, treatment, 'treatment.processing_failed', {});
+      else await claim.finish('failed', async () => undefined, 'treatment.processing_failed');
+    },
+  };
+}

@@ -1,0 +1,286 @@
+// Accepting an uploaded NPT exam: the file is read and checked before anything is stored, the patient is
+// taken from the file (matched to a patient of the clinic or created), and the session is added with a
+// processing job in one transaction. A refused file leaves no row and no file behind.
+import { readFile } from 'node:fs/promises';
+import type { FastifyRequest } from 'fastify';
+import type { Patient } from '../../generated/model/patient';
+import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
+import type { ExamManifest, NptPatient } from '../../src/domain/npt/manifest';
+import { readExam } from '../../src/domain/npt/read-npt';
+import type { AppContext } from '../context';
+import type { Database, PatientRow } from '../db/tables';
+import type { StagedFile } from '../files';
+import { HttpError, notFound } from '../http/errors';
+import type { Lang, MessageKey } from '../i18n';
+import { enqueue } from '../jobs/queue';
+import { audit } from './audit';
+import { getPatientOrThrow, patientLabel } from './patients';
+import { toTreatmentSummary } from './treatments';
+
+export interface Uploader {
+  userId: string;
+  clinicId: string;
+  role: string;
+}
+
+export interface AcceptedExam {
+  treatment: TreatmentSummary;
+  patient: Patient;
+  patientCreated: boolean;
+}
+
+// Well-known other file types get "not an NPT file" (415) rather than "damaged NPT file" (422).
+const OTHER_TYPES: { magic: number[]; name: string }[] = [
+  { magic: [0xff, 0xd8, 0xff], name: 'jpeg' },
+  { magic: [0x89, 0x50, 0x4e, 0x47], name: 'png' },
+  { magic: [0x25, 0x50, 0x44, 0x46], name: 'pdf' },
+  { magic: [0x47, 0x49, 0x46, 0x38], name: 'gif' },
+  { magic: [0x49, 0x49, 0x2a, 0x00], name: 'tiff' },
+  { magic: [0x4d, 0x4d, 0x00, 0x2a], name: 'tiff' },
+  { magic: [0x42, 0x4d], name: 'bmp' },
+];
+
+const unsupported = () =>
+  new HttpError(415, 'upload.unsupported_type', 'upload.unsupported_type', {}, { file: ['upload.unsupported_type'] });
+
+function checkType(filename: string, bytes: Uint8Array): void {
+  const extension = /\.([^./\\]+)$/.exec(filename)?.[1]?.toLowerCase();
+  if (filename && extension !== 'npt') throw unsupported();
+  if (OTHER_TYPES.some(({ magic }) => magic.every((byte, i) => bytes[i] === byte))) throw unsupported();
+}
+
+const BIRTHDAY_FORMATS: Record<Lang, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+  de: new Intl.DateTimeFormat('de-DE', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+};
+const formatBirthday = (lang: Lang, birthday: string) => BIRTHDAY_FORMATS[lang].format(new Date(`${birthday}T00:00:00Z`));
+
+/** Reads the staged upload as an exam, or throws the HTTP error the contract names for it. */
+export async function readUploadedExam(ctx: AppContext, file: StagedFile): Promise<ExamManifest> {
+  if (file.truncated) {
+    throw new HttpError(413, 'upload.too_large', 'upload.npt_too_large', { limitMb: Math.round(ctx.config.bodyLimit / 1024 / 1024) });
+  }
+  const bytes = new Uint8Array(await readFile(file.path));
+  checkType(file.filename, bytes);
+  const result = readExam(bytes, { maxFileBytes: ctx.config.bodyLimit });
+  if (!result.ok) {
+    const { code, field, params } = result.error;
+    const key = `npt.${code}` as MessageKey;
+    throw new HttpError(422, key, key, params, field ? { [field]: [key] } : {});
+  }
+  const manifest = result.value.manifest;
+  // What a pure reader cannot know: today's date.
+  const now = ctx.clock.now();
+  if (manifest.patient.birthday > now.toISOString().slice(0, 10)) {
+    throw new HttpError(422, 'npt.field_invalid', 'npt.field_invalid', { field: 'patient.birthday' }, {
+      'patient.birthday': ['treatment.birthday_future'],
+    });
+  }
+  if (new Date(manifest.exam.capturedAt).getTime() > now.getTime() + 24 * 60 * 60 * 1000) {
+    throw new HttpError(422, 'npt.field_invalid', 'npt.field_invalid', { field: 'exam.capturedAt' }, {
+      'exam.capturedAt': ['treatment.capture_future'],
+    });
+  }
+  return manifest;
+}
+
+const same = (a: string, b: string) => a.trim().toLocaleLowerCase('de') === b.trim().toLocaleLowerCase('de');
+
+/** Whether a patient of the clinic is the file's patient: the device id decides when both have one. */
+function isFilePatient(row: PatientRow, patient: NptPatient): boolean {
+  if (row.device_patient_id) return row.device_patient_id === patient.deviceSideId;
+  return same(row.name, patient.name) && same(row.second_name, patient.secondName) && row.birthday === patient.birthday;
+}
+
+/** The clinic's active patient that is the file's patient, if any. */
+async function matchPatient(db: Database, clinicId: string, patient: NptPatient): Promise<PatientRow | null> {
+  const candidates = await db
+    .selectFrom('patients')
+    .selectAll()
+    .where('clinic_id', '=', clinicId)
+    .where('status', '=', 'active')
+    .where((eb) =>
+      eb.or([
+        eb('device_patient_id', '=', patient.deviceSideId),
+        eb.and([eb('birthday', '=', patient.birthday), eb('device_patient_id', 'is', null)]),
+      ]),
+    )
+    .orderBy('created_at')
+    .execute();
+  return (
+    candidates.find((row) => row.device_patient_id === patient.deviceSideId) ??
+    candidates.find((row) => isFilePatient(row, patient)) ??
+    null
+  );
+}
+
+async function rejectDuplicate(db: Database, clinicId: string, sha256: string): Promise<void> {
+  const existing = await db
+    .selectFrom('treatments as t')
+    .innerJoin('patients as p', 'p.id', 't.patient_id')
+    .select(['t.id', 't.patient_id', 't.number', 'p.name', 'p.second_name'])
+    .where('t.clinic_id', '=', clinicId)
+    .where('t.file_sha256', '=', sha256)
+    .executeTakeFirst();
+  if (!existing) return;
+  throw new HttpError(
+    409,
+    'treatment.duplicate_upload',
+    'treatment.duplicate_upload',
+    { number: existing.number, patient: patientLabel(existing) },
+    {},
+    { treatment: { id: existing.id, patientId: existing.patient_id } },
+  );
+}
+
+function mismatch(lang: Lang, patient: NptPatient, known: PatientRow | null): HttpError {
+  const named = known
+    ? { id: known.id, name: known.name, secondName: known.second_name, birthday: known.birthday, gender: known.gender }
+    : { id: null, name: patient.name, secondName: patient.secondName, birthday: patient.birthday, gender: patient.gender };
+  return new HttpError(
+    409,
+    'treatment.patient_mismatch',
+    'treatment.patient_mismatch',
+    { patient: patientLabel({ name: named.name, second_name: named.secondName }), birthday: formatBirthday(lang, named.birthday) },
+    {},
+    { patient: named },
+  );
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
+
+/**
+ * Adds the session of an uploaded exam. `patientId` is the patient the upload was made for (the patient
+ * card's "Add new session"); without it the file's patient is matched or created.
+ */
+export async function acceptExam(
+  ctx: AppContext,
+  request: FastifyRequest | null,
+  uploader: Uploader,
+  file: StagedFile,
+  options: { patientId?: string; lang: Lang },
+): Promise<AcceptedExam> {
+  const { clinicId } = uploader;
+  const { lang } = options;
+  const manifest = await readUploadedExam(ctx, file);
+  const filePatient = manifest.patient;
+
+  let target: PatientRow | null = null;
+  if (options.patientId) {
+    target =
+      (await ctx.db
+        .selectFrom('patients')
+        .selectAll()
+        .where('clinic_id', '=', clinicId)
+        .where('id', '=', options.patientId)
+        .where('status', '=', 'active')
+        .executeTakeFirst()) ?? null;
+    if (!target) throw notFound();
+    if (!isFilePatient(target, filePatient)) throw mismatch(lang, filePatient, await matchPatient(ctx.db, clinicId, filePatient));
+  }
+  await rejectDuplicate(ctx.db, clinicId, file.sha256);
+
+  const matched = target ?? (await matchPatient(ctx.db, clinicId, filePatient));
+  const treatmentId = crypto.randomUUID();
+  const now = ctx.clock.now();
+  let fileKey: string | null = null;
+  try {
+    const created = await ctx.db.transaction().execute(async (tx) => {
+      let patientId = matched?.id ?? null;
+      if (patientId) {
+        // The row lock orders concurrent uploads for one patient, so session numbers stay unique.
+        await tx.selectFrom('patients').select('id').where('id', '=', patientId).forUpdate().execute();
+        await tx
+          .updateTable('patients')
+          .set({ device_patient_id: filePatient.deviceSideId, updated_at: now })
+          .where('id', '=', patientId)
+          .where('device_patient_id', 'is', null)
+          .execute();
+      } else {
+        const row = await tx
+          .insertInto('patients')
+          .values({
+            clinic_id: clinicId,
+            name: filePatient.name.trim(),
+            second_name: filePatient.secondName.trim(),
+            birthday: filePatient.birthday,
+            gender: filePatient.gender,
+            description: null,
+            status: 'active',
+            device_patient_id: filePatient.deviceSideId,
+            created_by: uploader.userId,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        patientId = row.id;
+        await audit(tx, request, {
+          action: 'patient.created',
+          outcome: 'success',
+          clinicId,
+          actorId: uploader.userId,
+          actorRole: uploader.role,
+          targetType: 'patient',
+          targetId: patientId,
+          detail: { from: 'npt' },
+        });
+      }
+      const { next } = await tx
+        .selectFrom('treatments')
+        .select((eb) => eb.fn.coalesce(eb.fn.max('number'), eb.lit(0)).as('next'))
+        .where('patient_id', '=', patientId)
+        .executeTakeFirstOrThrow();
+      fileKey = await ctx.files.keep(file, clinicId, `treatments/${patientId}/${treatmentId}`);
+      const laser = manifest.laser;
+      const row = await tx
+        .insertInto('treatments')
+        .values({
+          id: treatmentId,
+          clinic_id: clinicId,
+          patient_id: patientId,
+          number: Number(next) + 1,
+          date: manifest.exam.capturedAt,
+          eye: manifest.exam.eye,
+          description: null,
+          created_by: uploader.userId,
+          created_at: now,
+          updated_at: now,
+          file_path: fileKey,
+          file_sha256: file.sha256,
+          file_size: file.size,
+          device_id: manifest.device.deviceId,
+          spot_size_um: laser?.spotSizeUm ?? null,
+          spot_spacing: laser?.spotSpacing ?? null,
+          pulse_duration_ms: laser?.pulseDurationMs ?? null,
+          laser_mode: laser?.laserMode ?? null,
+          iol_status: manifest.diagnostics.iolStatus ?? null,
+          laser_dose: laser?.laserDose ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await enqueue(tx, { kind: 'treatment.process', clinicId, subjectId: treatmentId, now });
+      await audit(tx, request, {
+        action: 'treatment.uploaded',
+        outcome: 'success',
+        clinicId,
+        actorId: uploader.userId,
+        actorRole: uploader.role,
+        targetType: 'treatment',
+        targetId: treatmentId,
+        detail: { patientId, size: file.size, sha256: file.sha256 },
+      });
+      return { row, patientId };
+    });
+    return {
+      treatment: toTreatmentSummary(created.row, lang),
+      patient: await getPatientOrThrow(ctx.db, clinicId, created.patientId, true),
+      patientCreated: !matched,
+    };
+  } catch (error) {
+    if (fileKey) await ctx.files.remove(fileKey);
+    // The same file uploaded at the same moment: the unique index decides, the loser hears "duplicate".
+    if (isUniqueViolation(error)) await rejectDuplicate(ctx.db, clinicId, file.sha256);
+    throw error;
+  }
+}

@@ -1,0 +1,173 @@
+// Treatments (sessions) as the contract shows them: the summary of the patient card, the full session with
+// its fundus images and plan, and the plan alone. Every query is scoped to the caller's clinic.
+import type { Eye } from '../../generated/model/eye';
+import type { FundusImage } from '../../generated/model/fundusImage';
+import type { FundusImageRole } from '../../generated/model/fundusImageRole';
+import type { IolStatus } from '../../generated/model/iolStatus';
+import type { LaserMode } from '../../generated/model/laserMode';
+import type { LaserSettings } from '../../generated/model/laserSettings';
+import type { Plan } from '../../generated/model/plan';
+import type { PlanStepIndex } from '../../generated/model/planStepIndex';
+import type { PlanStepName } from '../../generated/model/planStepName';
+import type { Treatment } from '../../generated/model/treatment';
+import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
+import type { Database, TreatmentImageRow, TreatmentRow } from '../db/tables';
+import { notFound } from '../http/errors';
+import { isMessageKey, translate, type Lang } from '../i18n';
+import { displayName } from './people';
+import { planStatusOf } from './plan-status';
+
+const imagePath = (treatmentId: string, imageId: string, variant: 'display' | 'thumbnail') =>
+  `/api/treatments/${treatmentId}/images/${imageId}/${variant}`;
+
+/** The message of a processing error in the reader's language (stored as code and parameters). */
+function errorOf(row: TreatmentRow, lang: Lang): TreatmentSummary['error'] {
+  if (!row.error_code) return null;
+  const params = row.error_params ?? {};
+  const message = isMessageKey(row.error_code) ? translate(lang, row.error_code, params) : row.error_message ?? row.error_code;
+  return { code: row.error_code, message };
+}
+
+export function toTreatmentSummary(row: TreatmentRow, lang: Lang, fundusImageId: string | null = null): TreatmentSummary {
+  return {
+    id: row.id,
+    patientId: row.patient_id,
+    number: row.number,
+    date: new Date(row.date).toISOString(),
+    eye: row.eye as Eye,
+    description: row.description,
+    planStatus: planStatusOf(row),
+    step: row.step as PlanStepName,
+    stepIndex: row.step_index as PlanStepIndex,
+    locked: row.locked,
+    brightness: row.brightness === null ? null : Number(row.brightness),
+    totalSpots: row.total_spots,
+    thumbnailUrl: fundusImageId ? imagePath(row.id, fundusImageId, 'thumbnail') : null,
+    error: errorOf(row, lang),
+    // "Modified" arrives with the planning steps (a later issue).
+    modified: null,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+export function laserSettingsOf(row: TreatmentRow): Required<LaserSettings> {
+  const number = (value: number | null) => (value === null ? null : Number(value));
+  return {
+    spotSizeUm: number(row.spot_size_um),
+    spotSpacing: number(row.spot_spacing),
+    pulseDurationMs: number(row.pulse_duration_ms),
+    laserMode: row.laser_mode as LaserMode | null,
+    iolStatus: row.iol_status as IolStatus | null,
+    laserDose: number(row.laser_dose),
+  };
+}
+
+export function planOf(row: TreatmentRow): Plan {
+  const stored = row.plan;
+  return {
+    step: row.step as PlanStepName,
+    stepIndex: row.step_index as PlanStepIndex,
+    scale: stored?.scale ?? null,
+    fovea: stored?.fovea ?? null,
+    opticDisc: stored?.opticDisc ?? null,
+    exclusionZones: stored?.exclusionZones ?? null,
+    gridSettings: stored?.gridSettings ?? null,
+    spots: stored?.spots ?? [],
+    brightness: stored?.brightness ?? null,
+    signOff: stored?.signOff ?? null,
+    parameterSet: stored?.parameterSet ?? null,
+  };
+}
+
+function toFundusImage(image: TreatmentImageRow): FundusImage {
+  return {
+    id: image.id,
+    role: image.role as FundusImageRole,
+    width: image.width,
+    height: image.height,
+    displayUrl: imagePath(image.treatment_id, image.id, 'display'),
+    thumbnailUrl: imagePath(image.treatment_id, image.id, 'thumbnail'),
+  };
+}
+
+/** The fundus image of each treatment (the one the plan refers to and the thumbnail shows). */
+export async function fundusImageIds(db: Database, treatmentIds: string[]): Promise<Map<string, string>> {
+  if (!treatmentIds.length) return new Map();
+  const rows = await db
+    .selectFrom('treatment_images')
+    .select(['id', 'treatment_id'])
+    .where('treatment_id', 'in', treatmentIds)
+    .where('role', '=', 'fundus')
+    .execute();
+  return new Map(rows.map((row) => [row.treatment_id, row.id]));
+}
+
+export async function summariesOf(db: Database, rows: TreatmentRow[], lang: Lang): Promise<TreatmentSummary[]> {
+  const fundus = await fundusImageIds(db, rows.map((row) => row.id));
+  return rows.map((row) => toTreatmentSummary(row, lang, fundus.get(row.id) ?? null));
+}
+
+export async function findTreatmentRow(db: Database, clinicId: string, id: string): Promise<TreatmentRow> {
+  // Only sessions of active patients: archived or deleting patients are out of the physicians' reach.
+  const row = await db
+    .selectFrom('treatments as t')
+    .innerJoin('patients as p', 'p.id', 't.patient_id')
+    .selectAll('t')
+    .where('t.clinic_id', '=', clinicId)
+    .where('t.id', '=', id)
+    .where('p.status', '=', 'active')
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function loadTreatment(db: Database, clinicId: string, id: string, lang: Lang): Promise<Treatment> {
+  const row = await findTreatmentRow(db, clinicId, id);
+  const images = await db
+    .selectFrom('treatment_images')
+    .selectAll()
+    .where('treatment_id', '=', row.id)
+    .orderBy('created_at')
+    .orderBy('entry')
+    .execute();
+  const uploader = row.created_by
+    ? await db
+        .selectFrom('users')
+        .select(['id', 'first_name', 'last_name', 'physician_name'])
+        .where('id', '=', row.created_by)
+        .executeTakeFirst()
+    : undefined;
+  const fundus = images.find((image) => image.role === 'fundus');
+  return {
+    ...toTreatmentSummary(row, lang, fundus?.id ?? null),
+    ...laserSettingsOf(row),
+    deviceId: row.device_id,
+    uploadedBy: uploader
+      ? { id: uploader.id, name: displayName(uploader) }
+      : null,
+    images: images.map(toFundusImage),
+    plan: planOf(row),
+    // Issue reports arrive with the planning steps (a later issue).
+    issueReport: null,
+  };
+}
+
+/** The stored file of one of a treatment's images. */
+export async function imageFileOf(
+  db: Database,
+  clinicId: string,
+  treatmentId: string,
+  imageId: string,
+  variant: 'display' | 'thumbnail',
+): Promise<string> {
+  await findTreatmentRow(db, clinicId, treatmentId);
+  const image = await db
+    .selectFrom('treatment_images')
+    .select(['display_path', 'thumbnail_path'])
+    .where('clinic_id', '=', clinicId)
+    .where('treatment_id', '=', treatmentId)
+    .where('id', '=', imageId)
+    .executeTakeFirst();
+  if (!image) throw notFound();
+  return variant === 'display' ? image.display_path : image.thumbnail_path;
+}
