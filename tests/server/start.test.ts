@@ -11,6 +11,7 @@ import type { Patient } from '../../generated/model/patient';
 import { CommandError, createFirstAdmin, parseAdminArgs } from '../../server/cli/create-admin';
 import { DEMO_PASSWORD, isDatabaseEmpty, seedDemo, type DemoSummary } from '../../server/seed/demo';
 import { linkFromMail, startServer, type TestServer } from './helper';
+import { signIn } from './fixtures';
 
 const run = promisify(execFile);
 const onPostgres = !!process.env.DATABASE_URL;
@@ -104,6 +105,24 @@ describe('the demo clinic', () => {
     expect(archived.body.data).toHaveLength(1);
     const total = await server.db.selectFrom('patients').select('id').execute();
     expect(total.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('has sessions from generated exam files that reach planning with images and exclusion zones', async () => {
+    await server.jobsIdle();
+    const token = await signIn(server, summary.accounts.find((a) => a.role === 'clinic_physicians')!.email, DEMO_PASSWORD);
+    const patients = await server.call<{ data: { id: string; name: string; secondName: string; treatmentsCount: number }[] }>('GET', '/patients?perPage=50', { token });
+    const schneider = patients.body.data.find((p) => p.secondName === 'Schneider')!;
+    expect(schneider.treatmentsCount).toBe(2);
+    const sessions = await server.call<{ data: { id: string; planStatus: string; thumbnailUrl: string | null }[] }>('GET', `/patients/${schneider.id}/treatments`, { token });
+    for (const session of sessions.body.data) {
+      expect(session.planStatus).toBe('planning');
+      expect(session.thumbnailUrl).toMatch(/\/thumbnail$/);
+      const treatment = await server.call<{ data: { images: unknown[]; plan: { exclusionZones: unknown } } }>('GET', `/treatments/${session.id}`, { token });
+      expect(treatment.body.data.images).toHaveLength(1);
+      expect(treatment.body.data.plan.exclusionZones).not.toBeNull();
+    }
+    const withSessions = patients.body.data.filter((p) => p.treatmentsCount > 0);
+    expect(withSessions.length).toBeGreaterThanOrEqual(5);
   });
 
   it('has two devices online and one offline', async () => {

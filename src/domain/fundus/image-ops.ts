@@ -102,11 +102,10 @@ export function boxBlur(plane: Plane, radius: number): Plane {
 function blurRowsTransposed(src: Float32Array, dst: Float32Array, width: number, height: number, r: number): void {
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    let sum = 0;
-    let count = 0;
     const first = Math.min(r, width - 1);
+    let sum = 0;
     for (let k = 0; k <= first; k++) sum += src[row + k];
-    count = first + 1;
+    let count = first + 1;
     for (let x = 0; x < width; x++) {
       dst[x * height + y] = sum / count;
       const enter = x + r + 1;
@@ -141,9 +140,19 @@ function gaussianBoxRadii(sigma: number): [number, number, number] {
 /** Approximate Gaussian blur (three box passes, linear time whatever the sigma). */
 export function gaussianBlur(plane: Plane, sigma: number): Plane {
   if (!(sigma > 0.5)) return { ...plane, data: plane.data.slice() };
-  let out = plane;
-  for (const r of gaussianBoxRadii(sigma)) out = boxBlur(out, r);
-  return out;
+  const { width, height } = plane;
+  // Ping-pong between two buffers (one per layout): detection blurs a lot, and fresh arrays per pass would
+  // mostly feed the garbage collector.
+  const transposed = new Float32Array(width * height);
+  const out = new Float32Array(width * height);
+  let source = plane.data;
+  for (const r of gaussianBoxRadii(sigma)) {
+    const radius = Math.max(0, Math.round(r));
+    blurRowsTransposed(source, transposed, width, height, radius);
+    blurRowsTransposed(transposed, out, height, width, radius);
+    source = out;
+  }
+  return { width, height, data: out };
 }
 
 /** A Gaussian blur restricted to one mask; see createMaskedBlur. */
