@@ -38,12 +38,18 @@ async function largeExam(): Promise<Uint8Array> {
       .png({ compressionLevel: 6 })
       .toBuffer();
   const [infrared, redFree] = await Promise.all([channel(0), channel(1)]);
-  const { format: _format, version: _version, kind: _kind, ...rest } = manifest;
+  const { createdAt, device, patient, exam, laser, diagnostics, synthetic } = manifest;
   return writeExam({
     manifest: {
-      ...rest,
+      createdAt,
+      device,
+      patient,
+      exam,
+      laser,
+      diagnostics,
+      synthetic,
       images: [
-        ...manifest.images.map(({ size: _size, sha256: _sha, ...image }) => image),
+        ...manifest.images.map(({ role, file, mediaType, width, height }) => ({ role, file, mediaType, width, height })),
         { role: 'red_free', file: 'images/red-free.png', mediaType: 'image/png', width: 4096, height: 3072 },
         { role: 'infrared', file: 'images/infrared.png', mediaType: 'image/png', width: 4096, height: 3072 },
       ],

@@ -86,7 +86,7 @@ function keyFor(error: AjvError): MessageKey {
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: HttpError): FastifyReply {
   const lang = request.lang ?? 'en';
   const errors = Object.fromEntries(
-    Object.entries(error.fieldErrors).map(([field, keys]) => [field, keys.map((key) => translate(lang, key))]),
+    Object.entries(error.fieldErrors).map(([field, keys]) => [field, keys.map((key) => translate(lang, key, error.params))]),
   );
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(error.statusCode).send({

@@ -65,9 +65,10 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 
 function proposedPlan(manifest: ExamManifest, fundus: PreparedImage): { plan: StoredPlan; detection: Record<string, unknown> } {
   if (!fundus.raster) throw new ExamError('npt.image_undecodable', { file: fundus.entry.file });
-  const found = detectLandmarks(fundus.raster, { eye: manifest.exam.eye, umPerPixel: null });
   const resize = fundus.width / fundus.entry.width;
-  const scale = scaleOf(found, manifest.exam.umPerPixel, resize);
+  const examScale = manifest.exam.umPerPixel;
+  const found = detectLandmarks(fundus.raster, { eye: manifest.exam.eye, umPerPixel: examScale ? examScale / resize : null });
+  const scale = scaleOf(found, examScale, resize);
   const zones = proposeExclusionZones(found, scale);
   return {
     plan: {

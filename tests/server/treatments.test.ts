@@ -293,7 +293,11 @@ describe('malformed files', () => {
 
   it('names the invalid manifest field', async () => {
     const answer = await upload(withManifest(valid, (m) => { m.patient.birthday = '1963-13-45'; }));
-    expect(answer.body.errors).toHaveProperty(['patient.birthday']);
+    expect(answer.body.errors['patient.birthday']).toEqual([
+      'The field patient.birthday in this file is missing or invalid. Please check the patient and exam data on the laser system and export the file again.',
+    ]);
+    const future = await upload(withManifest(valid, (m) => { m.patient.birthday = '2099-01-01'; }), { lang: 'de' });
+    expect(future.body.errors['patient.birthday']).toEqual(['Das Geburtsdatum in der Datei liegt in der Zukunft.']);
   });
 
   it('asks for the file when the field is missing', async () => {
