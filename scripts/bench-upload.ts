@@ -19,7 +19,7 @@ import { hashToken, newToken } from '../server/security/tokens';
 import { paintSyntheticFundus } from '../src/domain/fundus/synthetic-fundus';
 import { readExam } from '../src/domain/npt/read-npt';
 import { writeExam } from '../src/domain/npt/write-npt';
-import { buildSampleExam } from './sample-exam';
+import { buildSampleExam } from '../server/seed/sample-exam';
 
 const BATCH = Number(process.env.BENCH_UPLOADS ?? 20);
 const CONCURRENCY = 4;

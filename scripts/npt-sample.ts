@@ -2,7 +2,7 @@
 // demos and manual tests. Exit codes: 0 written, 2 bad arguments or unusable image, 1 anything else.
 import { access, constants, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { buildSampleExam, SampleImageError, type SampleExamOptions } from './sample-exam';
+import { buildSampleExam, SampleImageError, type SampleExamOptions } from '../server/seed/sample-exam';
 
 const USAGE = `Usage: npm run npt:sample -- --out FILE [options]
 

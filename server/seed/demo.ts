@@ -2,7 +2,7 @@
 // accounts of the README, staff in every status, a dozen patients across the lists, devices online and
 // offline, and a few notifications. Written in one transaction: a demo is all there or not at all.
 import { Readable } from 'node:stream';
-import { buildSampleExam } from '../../scripts/sample-exam';
+import { buildSampleExam } from './sample-exam';
 import type { AppContext } from '../context';
 import type { Database } from '../db/tables';
 import { acceptExam } from '../services/exam-upload';

@@ -1,7 +1,7 @@
 // NPT files for the upload tests: valid exams from the project's generator and malformed variants of them,
 // made by editing the container's entries (fflate) or its bytes.
 import { deflateSync, strToU8, unzipSync, zipSync } from 'fflate';
-import { buildSampleExam, type SampleExamOptions } from '../../scripts/sample-exam';
+import { buildSampleExam, type SampleExamOptions } from '../../server/seed/sample-exam';
 
 type Manifest = Record<string, unknown> & {
   patient: Record<string, unknown>;

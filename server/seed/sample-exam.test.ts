@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readExam } from '../src/domain/npt/read-npt';
+import { readExam } from '../../src/domain/npt/read-npt';
 import { buildSampleExam, SampleImageError } from './sample-exam';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

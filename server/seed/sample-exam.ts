@@ -4,12 +4,12 @@
 import { randomInt } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import type { FundusLandmarks } from '../src/domain/fundus/raster';
-import { createSeededRandom, type SeededRandom } from '../src/domain/fundus/seeded-random';
-import { paintSyntheticFundus } from '../src/domain/fundus/synthetic-fundus';
-import type { ExamManifest, NptDiagnostics, NptGender, NptMediaType } from '../src/domain/npt/manifest';
-import { readExam } from '../src/domain/npt/read-npt';
-import { writeExam, type ExamManifestInput } from '../src/domain/npt/write-npt';
+import type { FundusLandmarks } from '../../src/domain/fundus/raster';
+import { createSeededRandom, type SeededRandom } from '../../src/domain/fundus/seeded-random';
+import { paintSyntheticFundus } from '../../src/domain/fundus/synthetic-fundus';
+import type { ExamManifest, NptDiagnostics, NptGender, NptMediaType } from '../../src/domain/npt/manifest';
+import { readExam } from '../../src/domain/npt/read-npt';
+import { writeExam, type ExamManifestInput } from '../../src/domain/npt/write-npt';
 
 export interface SampleExamOptions {
   name?: string;
