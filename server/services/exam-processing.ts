@@ -127,6 +127,7 @@ export function examProcessing(ctx: AppContext): JobDefinition {
     try {
       const bytes = treatment.file_path ? await ctx.files.get(treatment.file_path) : null;
       if (!bytes) throw new ExamError('treatment.file_missing');
+      // The file was accepted under the upload limit of its day; a limit lowered since must not fail it now.
       const read = readExam(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { maxFileBytes: Math.max(bytes.length, 1) });
       if (!read.ok) throw new ExamError(`npt.${read.error.code}` as MessageKey, read.error.params);
       const { manifest, images } = read.value;
