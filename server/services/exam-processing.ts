@@ -72,7 +72,7 @@ function proposedPlan(manifest: ExamManifest, fundus: PreparedImage): { plan: St
   const zones = proposeExclusionZones(found, scale);
   return {
     plan: {
-      scale: { umPerPixel: round2(scale.umPerPixel * 1000) / 1000, source: scale.source },
+      scale: { umPerPixel: Math.round(scale.umPerPixel * 1000) / 1000, source: scale.source },
       fovea: { x: round2(found.fovea.x), y: round2(found.fovea.y) },
       opticDisc: {
         center: { x: round2(found.opticDisc.center.x), y: round2(found.opticDisc.center.y) },
