@@ -3,7 +3,7 @@
  */
 
 /**
- * Position in image pixels.
+ * Position in pixels of the session's display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).
  */
 export interface PixelPoint {
   x: number;

@@ -357,12 +357,12 @@ export const comparePatientTreatmentsResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -371,7 +371,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMin).max(comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMax),
@@ -384,7 +384,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhRotationDegMin).max(comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhRotationDegMax),
@@ -478,12 +478,12 @@ export const comparePatientTreatmentsResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -492,7 +492,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMin).max(comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMax),
@@ -505,7 +505,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhRotationDegMin).max(comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhRotationDegMax),

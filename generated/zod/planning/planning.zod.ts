@@ -32,12 +32,12 @@ export const getPlanResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -46,7 +46,7 @@ export const getPlanResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(getPlanResponseDataExclusionZonesFazRotationDegMin).max(getPlanResponseDataExclusionZonesFazRotationDegMax),
@@ -59,7 +59,7 @@ export const getPlanResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(getPlanResponseDataExclusionZonesOnhRotationDegMin).max(getPlanResponseDataExclusionZonesOnhRotationDegMax),
@@ -123,7 +123,7 @@ export const saveExclusionZonesBody = zod.strictObject({
   "center": zod.strictObject({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number().max(saveExclusionZonesBodyFazRadiusXPxMax),
   "radiusYPx": zod.number().max(saveExclusionZonesBodyFazRadiusYPxMax),
   "rotationDeg": zod.number().min(saveExclusionZonesBodyFazRotationDegMin).max(saveExclusionZonesBodyFazRotationDegMax).optional()
@@ -132,7 +132,7 @@ export const saveExclusionZonesBody = zod.strictObject({
   "center": zod.strictObject({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number().max(saveExclusionZonesBodyOnhRadiusXPxMax),
   "radiusYPx": zod.number().max(saveExclusionZonesBodyOnhRadiusYPxMax),
   "rotationDeg": zod.number().min(saveExclusionZonesBodyOnhRotationDegMin).max(saveExclusionZonesBodyOnhRotationDegMax).optional()
@@ -163,12 +163,12 @@ export const saveExclusionZonesResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -177,7 +177,7 @@ export const saveExclusionZonesResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(saveExclusionZonesResponseDataExclusionZonesFazRotationDegMin).max(saveExclusionZonesResponseDataExclusionZonesFazRotationDegMax),
@@ -190,7 +190,7 @@ export const saveExclusionZonesResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(saveExclusionZonesResponseDataExclusionZonesOnhRotationDegMin).max(saveExclusionZonesResponseDataExclusionZonesOnhRotationDegMax),
@@ -284,12 +284,12 @@ export const saveMaculaGridResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -298,7 +298,7 @@ export const saveMaculaGridResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(saveMaculaGridResponseDataExclusionZonesFazRotationDegMin).max(saveMaculaGridResponseDataExclusionZonesFazRotationDegMax),
@@ -311,7 +311,7 @@ export const saveMaculaGridResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(saveMaculaGridResponseDataExclusionZonesOnhRotationDegMin).max(saveMaculaGridResponseDataExclusionZonesOnhRotationDegMax),
@@ -396,12 +396,12 @@ export const saveBrightnessResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -410,7 +410,7 @@ export const saveBrightnessResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(saveBrightnessResponseDataExclusionZonesFazRotationDegMin).max(saveBrightnessResponseDataExclusionZonesFazRotationDegMax),
@@ -423,7 +423,7 @@ export const saveBrightnessResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(saveBrightnessResponseDataExclusionZonesOnhRotationDegMin).max(saveBrightnessResponseDataExclusionZonesOnhRotationDegMax),
@@ -509,12 +509,12 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -523,7 +523,7 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(saveFinalAdjustmentsResponseDataExclusionZonesFazRotationDegMin).max(saveFinalAdjustmentsResponseDataExclusionZonesFazRotationDegMax),
@@ -536,7 +536,7 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(saveFinalAdjustmentsResponseDataExclusionZonesOnhRotationDegMin).max(saveFinalAdjustmentsResponseDataExclusionZonesOnhRotationDegMax),

@@ -94,12 +94,12 @@ export const getTreatmentResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -108,7 +108,7 @@ export const getTreatmentResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(getTreatmentResponseDataPlanExclusionZonesFazRotationDegMin).max(getTreatmentResponseDataPlanExclusionZonesFazRotationDegMax),
@@ -121,7 +121,7 @@ export const getTreatmentResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin).max(getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax),
@@ -270,12 +270,12 @@ export const updateTreatmentResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -284,7 +284,7 @@ export const updateTreatmentResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMin).max(updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMax),
@@ -297,7 +297,7 @@ export const updateTreatmentResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin).max(updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax),
@@ -448,12 +448,12 @@ export const confirmTreatmentResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -462,7 +462,7 @@ export const confirmTreatmentResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMin).max(confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMax),
@@ -475,7 +475,7 @@ export const confirmTreatmentResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin).max(confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax),
@@ -616,12 +616,12 @@ export const reportTreatmentIssueResponse = zod.object({
   "fovea": zod.union([zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),zod.null()]).describe('Detected (or moved) fovea centre.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),zod.null()]).describe('Detected (or moved) fovea centre.'),
   "opticDisc": zod.union([zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
   "exclusionZones": zod.union([zod.object({
@@ -630,7 +630,7 @@ export const reportTreatmentIssueResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMin).max(reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMax),
@@ -643,7 +643,7 @@ export const reportTreatmentIssueResponse = zod.object({
   "center": zod.object({
   "x": zod.number(),
   "y": zod.number()
-}).describe('Position in image pixels.'),
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusXPx": zod.number(),
   "radiusYPx": zod.number(),
   "rotationDeg": zod.number().min(reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMin).max(reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMax),
