@@ -101,7 +101,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(openapiGlue, {
     specification: forRouting(contract),
     serviceHandlers,
-    securityHandlers: { bearerAuth: (request: Parameters<Handler>[0]) => authenticate(ctx, request) },
+    // An exam upload was authenticated before its body was read (onRequest above): once is enough.
+    securityHandlers: { bearerAuth: async (request: Parameters<Handler>[0]) => (request.auth ? undefined : authenticate(ctx, request)) },
     prefix: 'api',
   });
 

@@ -8,7 +8,7 @@ import { type Handler, type Handlers, done, success } from '../http/handler';
 import { translate } from '../i18n';
 import { audit } from '../services/audit';
 import { acceptExam } from '../services/exam-upload';
-import { findTreatmentRow, imageFileOf, loadTreatment } from '../services/treatments';
+import { findTreatmentRow, imageFileOf, loadTreatment, treatmentFolder } from '../services/treatments';
 
 type ById = { Params: { id: string } };
 
@@ -74,7 +74,7 @@ export function treatmentsHandlers(ctx: AppContext, wakeJobs: () => void): Handl
         detail: { patientId: row.patient_id },
       });
     });
-    await ctx.files.removePrefix(`${auth.clinicId}/treatments/${row.patient_id}/${row.id}`);
+    await ctx.files.removePrefix(`${auth.clinicId}/${treatmentFolder(row.patient_id, row.id)}`);
     return done(translate(request.lang, 'treatment.deleted'));
   };
 

@@ -15,6 +15,7 @@ import type { MessageKey } from '../i18n';
 import type { Claim, JobDefinition } from '../jobs/worker';
 import { notify } from './notifications';
 import { patientLabel } from './patients';
+import { treatmentFolder } from './treatments';
 
 /** Longest side of the display image the plan's pixel coordinates refer to. */
 export const DISPLAY_MAX_PX = 2048;
@@ -140,7 +141,7 @@ export function examProcessing(ctx: AppContext): JobDefinition {
       const { plan, detection } = proposedPlan(manifest, fundus);
       if (ctx.config.jobPauseMs > 0) await sleep(ctx.config.jobPauseMs);
 
-      const kind = `treatments/${treatment.patient_id}/${treatment.id}`;
+      const kind = treatmentFolder(treatment.patient_id, treatment.id);
       const stored: { image: PreparedImage; displayPath: string; thumbnailPath: string }[] = [];
       for (const image of prepared) {
         const displayPath = await ctx.files.put(treatment.clinic_id, kind, image.display);

@@ -15,7 +15,8 @@ import type { Lang, MessageKey } from '../i18n';
 import { enqueue } from '../jobs/queue';
 import { audit } from './audit';
 import { getPatientOrThrow, patientLabel } from './patients';
-import { toTreatmentSummary } from './treatments';
+import { toTreatmentSummary, treatmentFolder } from './treatments';
+import { isUniqueViolation } from './users';
 
 export interface Uploader {
   userId: string;
@@ -147,8 +148,6 @@ function mismatch(lang: Lang, patient: NptPatient, known: PatientRow | null): Ht
   );
 }
 
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
-
 /**
  * Adds the session of an uploaded exam. `patientId` is the patient the upload was made for (the patient
  * card's "Add new session"); without it the file's patient is matched or created.
@@ -231,7 +230,7 @@ export async function acceptExam(
         .select((eb) => eb.fn.coalesce(eb.fn.max('number'), eb.lit(0)).as('next'))
         .where('patient_id', '=', patientId)
         .executeTakeFirstOrThrow();
-      fileKey = await ctx.files.keep(file, clinicId, `treatments/${patientId}/${treatmentId}`);
+      fileKey = await ctx.files.keep(file, clinicId, treatmentFolder(patientId, treatmentId));
       const laser = manifest.laser;
       const row = await tx
         .insertInto('treatments')

@@ -17,6 +17,9 @@ import { isMessageKey, translate, type Lang } from '../i18n';
 import { displayName } from './people';
 import { planStatusOf } from './plan-status';
 
+/** The folder of a session's files (exam file, images) in the clinic's file store. */
+export const treatmentFolder = (patientId: string, treatmentId: string) => `treatments/${patientId}/${treatmentId}`;
+
 const imagePath = (treatmentId: string, imageId: string, variant: 'display' | 'thumbnail') =>
   `/api/treatments/${treatmentId}/images/${imageId}/${variant}`;
 

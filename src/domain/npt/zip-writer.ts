@@ -3,6 +3,7 @@
 // repeated upload by the file's SHA-256).
 import { deflateSync } from 'fflate';
 import { crc32 } from './crc32';
+import { CENTRAL_SIGNATURE, EOCD_SIGNATURE, LOCAL_SIGNATURE } from './zip';
 
 export interface ZipWriteEntry {
   name: string;
@@ -75,7 +76,7 @@ export function writeZip(entries: readonly ZipWriteEntry[]): Uint8Array {
       size: entry.data.length,
       offset: out.length,
     };
-    out.u32(0x04034b50);
+    out.u32(LOCAL_SIGNATURE);
     out.u16(VERSION_NEEDED);
     out.u16(flags);
     out.u16(method);
@@ -93,7 +94,7 @@ export function writeZip(entries: readonly ZipWriteEntry[]): Uint8Array {
 
   const directoryOffset = out.length;
   for (const record of written) {
-    out.u32(0x02014b50);
+    out.u32(CENTRAL_SIGNATURE);
     out.u16(VERSION_NEEDED);
     out.u16(VERSION_NEEDED);
     out.u16(record.flags);
@@ -114,7 +115,7 @@ export function writeZip(entries: readonly ZipWriteEntry[]): Uint8Array {
   }
   const directorySize = out.length - directoryOffset;
 
-  out.u32(0x06054b50);
+  out.u32(EOCD_SIGNATURE);
   out.u16(0);
   out.u16(0);
   out.u16(written.length);

@@ -18,10 +18,11 @@ export interface ZipEntry {
   dataOffset: number;
 }
 
-const EOCD_SIGNATURE = 0x06054b50;
+/** Record signatures of the ZIP format, shared with the writer. */
+export const EOCD_SIGNATURE = 0x06054b50;
 const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
-const LOCAL_SIGNATURE = 0x04034b50;
+export const CENTRAL_SIGNATURE = 0x02014b50;
+export const LOCAL_SIGNATURE = 0x04034b50;
 const EOCD_SIZE = 22;
 const CENTRAL_SIZE = 46;
 const LOCAL_SIZE = 30;

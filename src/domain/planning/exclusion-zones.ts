@@ -2,6 +2,7 @@
 // circle around the fovea, and the optic nerve head (ONH), the disc plus a safety margin. Radii are kept in
 // image pixels and in µm on the retina, converted with the plan's scale.
 import type { FundusLandmarks, Point } from '../fundus/raster';
+import type { NptExclusionZone, NptPlanScale } from '../npt/manifest';
 
 /** Default FAZ radius around the fovea (product brief: 500 µm). */
 export const FAZ_RADIUS_UM = 500;
@@ -10,21 +11,9 @@ export const ONH_MARGIN_UM = 200;
 /** Anatomical distance from the disc centre to the fovea, used to estimate a scale the exam lacks. */
 export const DISC_FOVEA_DISTANCE_UM = 4760;
 
-export interface Scale {
-  umPerPixel: number;
-  source: 'manifest' | 'estimated';
-}
-
-export interface ExclusionZone {
-  kind: 'FAZ' | 'ONH';
-  center: Point;
-  radiusXPx: number;
-  radiusYPx: number;
-  rotationDeg: number;
-  radiusXUm: number;
-  radiusYUm: number;
-  marginUm?: number;
-}
+// The plan's shapes are those a parameter set carries to the laser (docs/npt-format.md).
+export type Scale = NptPlanScale;
+export type ExclusionZone = NptExclusionZone;
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
