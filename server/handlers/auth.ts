@@ -207,7 +207,7 @@ export function authHandlers(ctx: AppContext): Handlers {
     // The e-mail goes out in the user's own language (the one the profile chose).
     const lang = user.lang === 'de' ? 'de' : 'en';
     const link = `${ctx.config.publicUrl}/new-password?token=${encodeURIComponent(token)}`;
-    const params = { name: user.first_name, link, minutes: RESET_LINK_MS / MINUTE };
+    const params = { name: `${user.first_name} ${user.last_name}`.trim(), link, minutes: RESET_LINK_MS / MINUTE };
     try {
       await ctx.mailer.send({
         to: user.email,

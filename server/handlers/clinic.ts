@@ -139,7 +139,7 @@ export function clinicHandlers(ctx: AppContext): Handlers {
     // calling IT admin.
     let query = db
       .selectFrom('users')
-      .select(['id', 'email', 'first_name', 'status', 'lang'])
+      .select(['id', 'email', 'first_name', 'last_name', 'status', 'lang'])
       .where('clinic_id', '=', auth.clinicId)
       .where('id', '!=', auth.userId)
       .where('password_hash', 'is not', null);
@@ -161,7 +161,7 @@ export function clinicHandlers(ctx: AppContext): Handlers {
       const clinic = await db.selectFrom('clinics').select('name').where('id', '=', auth.clinicId).executeTakeFirstOrThrow();
       for (const target of targets.filter((t) => t.status === 'active')) {
         const lang = target.lang === 'de' ? 'de' : 'en';
-        const params = { name: target.first_name, clinic: clinic.name, link: `${ctx.config.publicUrl}/sign-in` };
+        const params = { name: `${target.first_name} ${target.last_name}`.trim(), clinic: clinic.name, link: `${ctx.config.publicUrl}/sign-in` };
         await ctx.mailer.send({
           to: target.email,
           subject: translate(lang, 'mail.force_reset.subject', params),

@@ -30,10 +30,17 @@ export async function issueInvite(ctx: AppContext, user: Invitee, lang: Lang): P
       .set({ status: 'pending', invite_status: 'pending', updated_at: now })
       .where('id', '=', user.id)
       .execute();
-    return tx.selectFrom('clinics').select('name').where('id', '=', user.clinic_id).executeTakeFirstOrThrow();
+    return tx
+      .selectFrom('clinics as c')
+      .innerJoin('users as u', 'u.clinic_id', 'c.id')
+      .select(['c.name', 'u.first_name', 'u.last_name'])
+      .where('u.id', '=', user.id)
+      .executeTakeFirstOrThrow();
   });
   const link = `${ctx.config.publicUrl}/approve-account?token=${encodeURIComponent(token)}`;
-  const params = { name: user.first_name, clinic: clinic.name, link, days: INVITE_DAYS };
+  // The full name as saved: the salutation ("Guten Tag Eva Roth,") must not depend on gender or a first name alone.
+  const name = `${clinic.first_name} ${clinic.last_name}`.trim();
+  const params = { name, clinic: clinic.name, link, days: INVITE_DAYS };
   await ctx.mailer.send({
     to: user.email,
     subject: translate(lang, 'mail.invite.subject', params),

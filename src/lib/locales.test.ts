@@ -27,6 +27,7 @@ const SAME_IN_BOTH = new Set([
   'common:language.de',
   'common:profileSummary.name', // "Name" is German too
   'auth:approveAccount.name',
+  'common:pageTitle', // "{{page}} – Macula Planner"
 ]);
 
 /** The files of `folder` (e.g. "en/" or "de/legal/") among `found`, by name. */
@@ -121,5 +122,39 @@ describe('legal documents (locales/<language>/legal/*.md)', () => {
         .filter((line) => english.has(line) && (line.startsWith('# ') || line.length > 40));
       expect(copied).toEqual([]);
     });
+  });
+});
+
+/*
+ * How a German clinic writes: formal "Sie" throughout (also in e-mail salutations), one word for one thing,
+ * German words where clinics use them. Each rule names a wording that once slipped in.
+ */
+describe('German wording (locales/de)', () => {
+  const germanTexts = [
+    ...filesOf('de').flatMap((file) => [...flatten(read('de', file))].map(([key, value]) => [`${file}:${key}`, value])),
+    ...filesIn(legalDocuments, 'de/legal/').map((file) => [`legal/${file}`, legalDocuments[`../../locales/de/legal/${file}`]]),
+  ];
+  const offending = (pattern: RegExp) => germanTexts.filter(([, value]) => pattern.test(value)).map(([where]) => where);
+
+  it('addresses the reader formally: no "du", "dein", "Hallo"', () => {
+    expect(offending(/\b(du|dich|dir|dein\w*|euch|Hallo)\b/)).toEqual([]);
+  });
+
+  it('repeats no word ("Bitte bitten Sie …")', () => {
+    // "… können Sie sie ignorieren", "die Person, die die Klinik …" are German; other doubles are slips.
+    expect(offending(/\b(?!(?:sie|die|der|das)\b)(\p{L}+)\s+\1\b/iu)).toEqual([]);
+    expect(offending(/\bbitte bitten\b/i)).toEqual([]);
+  });
+
+  it.each([
+    ['Datenschutzhinweis', 'Datenschutzerklärung'],
+    ['Lizenzvereinbarung', 'Endbenutzer-Lizenzvertrag'],
+    ['Benutzername', 'E-Mail-Adresse (the field the sign-in asks for)'],
+    ['registrieren', 'nothing: there is no registration'],
+    ['IT-Administrator\\b', 'IT-Administration (the role)'],
+    ['Zur Hauptseite', 'Zur Startseite'],
+    ['\\b(Update|Login|Account|Upload)\\b', 'Aktualisierung, Anmeldung, Konto, Hochladen'],
+  ])('says %s as %s', (word) => {
+    expect(offending(new RegExp(word))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { expectNoAxeViolations } from './axe';
 import { DEMO_CLINIC, expect, test } from './fixtures';
 import { setCheckbox } from './form-controls';
 import { signInToHome } from './session';
-import { fill, type Texts } from './texts';
+import { fill, withoutTags, type Texts } from './texts';
 
 /** The hints of the demo clinic's strength level (standard), then the rules of every level. */
 const STANDARD_HINTS = ['min_length', 'capital', 'small', 'number', 'allowed_characters', 'not_common'] as const;
@@ -38,8 +38,8 @@ test('an invite e-mail leads to account approval: bad passwords and a missing EU
 
   const password = page.getByLabel(common.passwordFields.new, { exact: true });
   const confirmation = page.getByLabel(common.passwordFields.confirmation, { exact: true });
-  const eula = page.getByRole('checkbox', { name: `${form.acceptEula} ${form.eula}` });
-  const privacy = page.getByRole('checkbox', { name: `${form.acceptPrivacy} ${form.privacyNotice}` });
+  const eula = page.getByRole('checkbox', { name: withoutTags(form.acceptEula) });
+  const privacy = page.getByRole('checkbox', { name: withoutTags(form.acceptPrivacy) });
   const submit = page.getByRole('button', { name: form.submit });
   const shows = (message: string) => expect(page.getByText(message, { exact: true })).toBeVisible();
 

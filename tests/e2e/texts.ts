@@ -23,3 +23,8 @@ export const TEXTS: Record<Language, Texts> = { en, de };
 export function fill(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => String(values[name] ?? placeholder));
 }
+
+/** A text with a link inside ("I accept the <doc>EULA</doc>") as the page reads it. */
+export function withoutTags(text: string): string {
+  return text.replace(/<\/?\w+>/g, '');
+}

@@ -10,7 +10,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const WRONG_EN = 'Incorrect username or password. Authentication failed. Please check your credentials and try again.';
 const WRONG_DE =
-  'Benutzername oder Passwort ist falsch. Die Anmeldung ist fehlgeschlagen. Bitte überprüfen Sie Ihre Zugangsdaten und versuchen Sie es erneut.';
+  'Die E-Mail-Adresse oder das Passwort ist falsch. Die Anmeldung ist fehlgeschlagen. Bitte überprüfen Sie Ihre Angaben und versuchen Sie es erneut.';
 
 let server: TestServer;
 let clinicId: string;
@@ -327,11 +327,13 @@ describe('password recovery', () => {
   });
 
   it('writes the e-mail in the language of the user', async () => {
-    const user = await createUser(server.db, { clinicId, role: 'clinic_nurses', firstName: 'Jonas' });
+    const user = await createUser(server.db, { clinicId, role: 'clinic_nurses', firstName: 'Jonas', lastName: 'Berger' });
     await server.db.updateTable('users').set({ lang: 'de' }).where('id', '=', user.id).execute();
     await requestReset(user.email);
     const mail = server.outbox().at(-1)!.text;
-    expect(mail).toContain('Hallo Jonas');
+    // Formal ("Sie") throughout, so the salutation is too: the full name, which needs no gender.
+    expect(mail).toContain('Guten Tag Jonas Berger,');
+    expect(mail).not.toMatch(/Hallo|\bdu\b|\bdein/i);
     expect(mail).toContain('60 Minuten');
   });
 
@@ -416,7 +418,7 @@ describe('invitations', () => {
     expect(common.body.errors?.password).toEqual(['This password is too common. Please choose one that is harder to guess.']);
     const commonDe = await accept(user.token, 'Qwerty123', {}, 'de');
     expect(commonDe.body.errors?.password).toEqual([
-      'Dieses Passwort ist zu verbreitet. Bitte wählen Sie eines, das schwerer zu erraten ist.',
+      'Dieses Passwort wird zu häufig verwendet. Bitte wählen Sie eines, das schwerer zu erraten ist.',
     ]);
     // Characters outside the allowed set are refused by the contract's pattern already (see the report).
     const badCharacters = await accept(user.token, 'Macula Grid 2026');
@@ -433,7 +435,7 @@ describe('invitations', () => {
     expect(noEula.status).toBe(422);
     expect(noEula.body.errors).toEqual({ acceptEula: ['You must accept the EULA'] });
     const noPrivacy = await accept(user.token, 'Macula-Grid-2026', { acceptPrivacyNotice: false }, 'de');
-    expect(noPrivacy.body.errors).toEqual({ acceptPrivacyNotice: ['Sie müssen die Datenschutzhinweise akzeptieren'] });
+    expect(noPrivacy.body.errors).toEqual({ acceptPrivacyNotice: ['Bitte bestätigen Sie, dass Sie die Datenschutzerklärung gelesen haben und akzeptieren'] });
     // Nothing changed by the refused attempts.
     const pending = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(pending).toMatchObject({ status: 'pending', invite_status: 'pending', password_hash: null });
@@ -479,7 +481,7 @@ describe('invitations', () => {
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({
       code: 'invite.expired',
-      message: 'Diese Einladung ist abgelaufen. Bitte bitten Sie Ihre IT-Administration, eine neue zu senden.',
+      message: 'Diese Einladung ist abgelaufen. Bitte wenden Sie sich für eine neue Einladung an Ihre IT-Administration.',
     });
     const row = await server.db.selectFrom('users').select('status').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('pending');

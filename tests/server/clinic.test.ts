@@ -184,7 +184,7 @@ describe('forceResetPassword', () => {
     const clinic = await createClinic(server.db, 'Klinik Alle');
     const me = await createUser(server.db, { clinicId: clinic, role: 'clinic_it_admins' });
     const myToken = await tokenFor(me.id);
-    const other = await createUser(server.db, { clinicId: clinic, role: 'clinic_it_admins', firstName: 'Greta' });
+    const other = await createUser(server.db, { clinicId: clinic, role: 'clinic_it_admins', firstName: 'Greta', lastName: 'Lang' });
     await server.db.updateTable('users').set({ lang: 'de' }).where('id', '=', other.id).execute();
     const otherToken = await tokenFor(other.id);
     const outside = await createUser(server.db, { clinicId: clinicA, role: 'clinic_nurses' });
@@ -192,7 +192,7 @@ describe('forceResetPassword', () => {
     expect(answer.status).toBe(200);
     expect((await probe(otherToken)).status).toBe(401);
     expect((await probe(myToken)).status).toBe(200);
-    expect(server.outbox().find((m) => m.text.includes(`To: ${other.email}`))?.text).toContain('Hallo Greta');
+    expect(server.outbox().find((m) => m.text.includes(`To: ${other.email}`))?.text).toContain('Guten Tag Greta Lang,');
     const flags = await server.db.selectFrom('users').select(['id', 'must_change_password']).where('id', 'in', [me.id, other.id, outside.id]).execute();
     expect(Object.fromEntries(flags.map((r) => [r.id, r.must_change_password]))).toEqual({ [me.id]: false, [other.id]: true, [outside.id]: false });
   });

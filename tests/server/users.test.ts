@@ -249,6 +249,8 @@ describe('createUser', () => {
     const invite = await server.call<{ data: { email: string } }>('GET', `/user-invites?token=${encodeURIComponent(link.searchParams.get('token')!)}`);
     expect(invite.status).toBe(200);
     expect(invite.body.data.email).toBe(email);
+    const mail = server.outbox().find((m) => m.text.includes(`To: ${email}`))!.text;
+    expect(mail).toContain('Hello Lena Hoffmann,');
   });
 
   it('answers in German', async () => {

@@ -168,10 +168,10 @@ describe('ApproveAccountPage', () => {
     await type(getByLabel(container, 'Passwort bestätigen'), 'Macula2026');
     await click(getByText(container, 'button', 'Konto aktivieren'));
     await waitFor(() => {
-      expect(container.textContent).toContain('Sie müssen die Endbenutzer-Lizenzvereinbarung (EULA) akzeptieren');
+      expect(container.textContent).toContain('Bitte akzeptieren Sie den Endbenutzer-Lizenzvertrag (EULA)');
     });
-    await click(getByLabel(container, 'Ich akzeptiere die Endbenutzer-Lizenzvereinbarung (EULA)'));
-    await click(getByLabel(container, 'Ich habe Folgendes gelesen und akzeptiere es: Datenschutzhinweise'));
+    await click(getByLabel(container, 'Ich akzeptiere den Endbenutzer-Lizenzvertrag (EULA)'));
+    await click(getByLabel(container, 'Ich habe die Datenschutzerklärung gelesen und akzeptiere sie'));
     await click(getByText(container, 'button', 'Konto aktivieren'));
     await waitFor(() => expect(container.textContent).toContain('Dieses Passwort ist zu häufig.'));
   });

@@ -2,7 +2,7 @@ import { Checkbox, FormGroup } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, type ReactNode } from 'react';
 import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAcceptInvite, useGetUserInvite } from '@generated/hooks/auth/auth';
 import type { Invite } from '@generated/model/invite';
@@ -134,19 +134,22 @@ function AcceptForm({ token, invite }: { token: string; invite: Invite }) {
         <input type="email" name="username" autoComplete="username" value={invite.email} readOnly hidden />
         <NewPasswordFields form={form} strength={strength} />
         <AcceptCheckbox registration={register('acceptEula')} error={validationMessage(errors.acceptEula?.message)}>
-          {t('approveAccount.acceptEula')}{' '}
-          <Link to={paths.legal.eula.getHref()} target="_blank">
-            {t('approveAccount.eula')}
-          </Link>
+          {/* The link sits where each language puts it ("… den <doc>Endbenutzer-Lizenzvertrag</doc>"; not <link>, which is a void HTML element to Trans). */}
+          <Trans
+            t={t}
+            i18nKey="approveAccount.acceptEula"
+            components={{ doc: <Link to={paths.legal.eula.getHref()} target="_blank" /> }}
+          />
         </AcceptCheckbox>
         <AcceptCheckbox
           registration={register('acceptPrivacyNotice')}
           error={validationMessage(errors.acceptPrivacyNotice?.message)}
         >
-          {t('approveAccount.acceptPrivacy')}{' '}
-          <Link to={paths.legal.privacyPolicy.getHref()} target="_blank">
-            {t('approveAccount.privacyNotice')}
-          </Link>
+          <Trans
+            t={t}
+            i18nKey="approveAccount.acceptPrivacy"
+            components={{ doc: <Link to={paths.legal.privacyPolicy.getHref()} target="_blank" /> }}
+          />
         </AcceptCheckbox>
         <SubmitButton label={t('approveAccount.submit')} pending={accept.isPending} />
       </form>

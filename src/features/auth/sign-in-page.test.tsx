@@ -111,7 +111,7 @@ describe('SignInPage', () => {
     ['en', FAILED_EN],
     [
       'de',
-      'Benutzername oder Passwort ist falsch. Die Authentifizierung ist fehlgeschlagen. Bitte überprüfen Sie Ihre Zugangsdaten und versuchen Sie es erneut.',
+      'Die E-Mail-Adresse oder das Passwort ist falsch. Die Anmeldung ist fehlgeschlagen. Bitte überprüfen Sie Ihre Angaben und versuchen Sie es erneut.',
     ],
   ] as const)('shows the failure text of the specification on 401 (%s)', async (language, expected) => {
     signInAnswers(() =>

@@ -22,11 +22,11 @@ async function renderPage(Page: ComponentType, language: 'en' | 'de') {
 describe('error pages (seed-spec §2)', () => {
   it.each([
     [UnauthorizedPage, 'en', 'Error 401', 'Authorization Required', 'Log In or Register', '/sign-in'],
-    [UnauthorizedPage, 'de', 'Fehler 401', 'Anmeldung erforderlich', 'Anmelden oder registrieren', '/sign-in'],
+    [UnauthorizedPage, 'de', 'Fehler 401', 'Anmeldung erforderlich', 'Zur Anmeldung', '/sign-in'],
     [ForbiddenPage, 'en', 'Error 403', 'Forbidden', 'Go to main page', '/'],
-    [ForbiddenPage, 'de', 'Fehler 403', 'Zugriff verweigert', 'Zur Hauptseite', '/'],
+    [ForbiddenPage, 'de', 'Fehler 403', 'Zugriff verweigert', 'Zur Startseite', '/'],
     [NotFoundPage, 'en', 'Error 404', "We've lost this page", 'Go to main page', '/'],
-    [NotFoundPage, 'de', 'Fehler 404', 'Diese Seite haben wir verloren', 'Zur Hauptseite', '/'],
+    [NotFoundPage, 'de', 'Fehler 404', 'Seite nicht gefunden', 'Zur Startseite', '/'],
   ] as const)('%$ in %s: code, heading and link', async (Page, language, code, title, linkText, href) => {
     const page = await renderPage(Page, language);
     expect(page.main).not.toBeNull();

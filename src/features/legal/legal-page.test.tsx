@@ -26,7 +26,7 @@ const HEADINGS: Record<LegalDocumentName, Record<UiLanguage, string>> = {
   'terms-and-conditions': { en: 'Terms and conditions of use', de: 'Nutzungsbedingungen' },
   imprint: { en: 'Imprint', de: 'Impressum' },
   'legal-notice': { en: 'Legal notice', de: 'Rechtliche Hinweise' },
-  eula: { en: 'End user license agreement (EULA)', de: 'Endbenutzer-Lizenzvereinbarung (EULA)' },
+  eula: { en: 'End user license agreement (EULA)', de: 'Endbenutzer-Lizenzvertrag (EULA)' },
   'about-us': { en: 'About us', de: 'Über uns' },
 };
 
@@ -103,7 +103,7 @@ describe('LegalPage (seed-spec §2 legal and info pages)', () => {
     const { container } = await renderDocument('legal-notice');
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
     await waitFor(() => expect(headings(container)).toEqual([HEADINGS['legal-notice'].de]));
-    expect(getByText(container, 'footer a', 'Zur Hauptseite').getAttribute('href')).toBe('/');
+    expect(getByText(container, 'footer a', 'Zur Startseite').getAttribute('href')).toBe('/');
   });
 
   it('keeps the shown document, without a spinner, while the other language loads', async () => {
@@ -137,7 +137,7 @@ describe('LegalPage (seed-spec §2 legal and info pages)', () => {
     const { container } = await renderDocument('imprint', 'de');
     expect(headings(container)).toEqual(['Imprint']);
     expect(container.querySelector('article')?.getAttribute('lang')).toBe('en');
-    expect(getByText(container, 'footer a', 'Zur Hauptseite')).toBeTruthy();
+    expect(getByText(container, 'footer a', 'Zur Startseite')).toBeTruthy();
   });
 
   it('says so when the document cannot be loaded, and loads it on retry', async () => {
