@@ -4,13 +4,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import { forRouting, loadContract, operationsOf } from './contract';
 import type { AppContext } from './context';
 import { allHandlers } from './handlers';
 import { HttpError, installErrorHandling } from './http/errors';
+import { installSecurityHeaders } from './http/security-headers';
+import { installCompression, installSpa, spaPageFallback } from './http/serving';
 import type { Handler } from './http/handler';
 import { installValidation } from './http/validation';
 import { languageOf, type Lang } from './i18n';
@@ -49,12 +50,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     trustProxy: ctx.config.trustProxy,
   });
   const spaDir = options.spaDir && existsSync(join(options.spaDir, 'index.html')) ? options.spaDir : null;
-  // The SPA's routes are client-side: an unknown page path gets index.html, unknown files and API paths 404.
-  installErrorHandling(app, (request, reply) => {
-    const path = request.url.split('?')[0];
-    const wantsPage = spaDir && request.method === 'GET' && !path.startsWith('/api') && !/\.\w+$/.test(path);
-    return wantsPage ? reply.header('Cache-Control', 'no-cache').sendFile('index.html') : null;
-  });
+  installErrorHandling(app, spaPageFallback(spaDir));
+  await installSecurityHeaders(app, ctx.config);
+  await installCompression(app);
   installValidation(app);
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', async (request) => {
@@ -106,6 +104,6 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     prefix: 'api',
   });
 
-  if (spaDir) await app.register(fastifyStatic, { root: spaDir, wildcard: false, index: false, cacheControl: false });
+  if (spaDir) await installSpa(app, spaDir);
   return app;
 }

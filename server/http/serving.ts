@@ -1,0 +1,89 @@
+// Serving like production: the built SPA with its pre-compressed assets, cache rules per kind of file,
+// no source maps, the history fallback for client-side routes, and compressed API answers.
+import compress from '@fastify/compress';
+import fastifyStatic, { type SetHeadersResponse } from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sep } from 'node:path';
+
+/** Hashed build output: a new build gives new names, so a browser may keep each file for a year. */
+export const ASSET_CACHE = 'public, max-age=31536000, immutable';
+/** The page names the current hashed assets: a browser asks again (cheap with ETag) before using it. */
+export const PAGE_CACHE = 'no-cache';
+/** Other files of the SPA (favicon, fonts outside /assets): kept for an hour. */
+export const OTHER_CACHE = 'public, max-age=3600';
+
+/** Answers below this size go out as they are: compressing them costs more than it saves. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+
+// Text the server sends: JSON, HTML, JS, CSS, SVG. Not JPEG (compressed already) and not
+// application/octet-stream (NPT parameter sets: binary and small), which the plugin compresses by default.
+const COMPRESSIBLE = /^text\/(?!event-stream)|[+/]json(?:;|$)|javascript|[+/]xml(?:;|$)/;
+
+// Source maps (1.9 MB of our source) are for developers' machines, never served.
+const SOURCE_MAP = /\.map(?:\.(?:br|gz))?$/i;
+
+/** The path as the file server reads it (`app.js.m%61p` is `app.js.map`); null when it cannot be decoded. */
+function decodedPath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+}
+
+function isServable(pathname: string): boolean {
+  const path = decodedPath(pathname);
+  return path !== null && !SOURCE_MAP.test(path);
+}
+
+/**
+ * Compresses API answers above the threshold by Accept-Encoding (brotli, gzip). Registered before the
+ * routes, as the plugin hooks into each route as it is added. Request bodies are never inflated: a small
+ * compressed upload could unpack to far more than the body limit.
+ */
+export async function installCompression(app: FastifyInstance): Promise<void> {
+  await app.register(compress, {
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    encodings: ['br', 'gzip'],
+    customTypes: COMPRESSIBLE,
+    globalDecompression: false,
+  });
+}
+
+function cacheHeaders(spaDir: string) {
+  const assets = `${spaDir}${sep}assets${sep}`;
+  return (res: SetHeadersResponse, path: string) => {
+    const inAssets = path.startsWith(assets);
+    res.setHeader('Cache-Control', inAssets ? ASSET_CACHE : path.endsWith(`${sep}index.html`) ? PAGE_CACHE : OTHER_CACHE);
+    // The same URL answers brotli, gzip or plain bytes depending on the request: caches must keep them apart.
+    res.setHeader('Vary', 'Accept-Encoding');
+  };
+}
+
+/**
+ * The built SPA from `spaDir`: `name.br` or `name.gz` beside a file is sent instead of it when the
+ * browser accepts that encoding. Files are looked up per request (a rebuild that swaps the folder in is
+ * served at once); a missing file falls through to `spaPageFallback`.
+ */
+export async function installSpa(app: FastifyInstance, spaDir: string): Promise<void> {
+  await app.register(fastifyStatic, {
+    root: spaDir,
+    index: false,
+    cacheControl: false,
+    preCompressed: true,
+    allowedPath: isServable,
+    setHeaders: cacheHeaders(spaDir),
+  });
+}
+
+/**
+ * The SPA's routes are client-side: an unknown page path (GET, outside /api, no file extension) gets
+ * index.html; unknown files and API paths are left to the 404 envelope (null).
+ */
+export function spaPageFallback(spaDir: string | null) {
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply | null => {
+    const path = decodedPath(request.url.split('?')[0]);
+    const wantsPage = spaDir && path !== null && request.method === 'GET' && !path.startsWith('/api') && !/\.\w+$/.test(path);
+    return wantsPage ? reply.sendFile('index.html') : null;
+  };
+}
