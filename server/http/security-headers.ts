@@ -23,7 +23,7 @@ export const CONTENT_SECURITY_POLICY = {
 };
 
 /** Browser features the app never uses, switched off for it and anything it might embed. */
-export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()';
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=()';
 
 const API_PATH = /^\/api(?:[/?]|$)/;
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
