@@ -1,6 +1,7 @@
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/page-spinner';
 import { UnexpectedErrorPage } from '@/features/errors/unexpected-error-page';
+import { AppRoot } from './app-root';
 import { paths, type LegalDocumentName } from './paths';
 
 /*
@@ -20,7 +21,8 @@ const legalRoutes: RouteObject[] = Object.values(paths.legal).map(({ path }) => 
 export const routes: RouteObject[] = [
   {
     id: 'root',
-    Component: Outlet,
+    // Skip link, page title and focus on a route change, around every page.
+    Component: AppRoot,
     // Eager on purpose: it must show when loading a lazy route fails.
     errorElement: <UnexpectedErrorPage />,
     hydrateFallbackElement: <PageSpinner />,

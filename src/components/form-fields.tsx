@@ -1,4 +1,4 @@
-import { Callout, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Callout, Classes, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useId, type ReactNode } from 'react';
 import type { FieldValues, Path, UseFormRegisterReturn, UseFormSetError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -80,12 +80,7 @@ export function TextField({
   const { ref, ...field } = registration;
   const described = [error ? errorId : undefined, describedBy].filter(Boolean).join(' ');
   return (
-    <FormGroup
-      label={label}
-      labelFor={id}
-      intent={error ? 'danger' : 'none'}
-      helperText={error && <span id={errorId}>{error}</span>}
-    >
+    <FormGroup label={label} labelFor={id} intent={error ? 'danger' : 'none'}>
       <InputGroup
         {...field}
         inputRef={ref}
@@ -98,6 +93,12 @@ export function TextField({
         aria-invalid={error ? true : undefined}
         aria-describedby={described || undefined}
       />
+      {/* The error right under its field, above any further help (e.g. the password hints), not below it. */}
+      {error && (
+        <div id={errorId} className={Classes.FORM_HELPER_TEXT}>
+          {error}
+        </div>
+      )}
       {children}
     </FormGroup>
   );

@@ -15,16 +15,18 @@ export function PasswordHints({ id, password, strength }: { id: string; password
     <div className="mp-password-hints">
       <p className="mp-muted">{t('passwordHints.title')}</p>
       <ul id={id} aria-live="polite">
-        {passwordHints(password, strength).map((hint) => (
-          <li key={hint.id} data-hint={hint.id} data-met={hint.met} className={hint.met ? 'mp-hint-met' : 'mp-hint-unmet'}>
-            <Icon icon={hint.met ? 'tick-circle' : 'circle'} intent={hint.met ? 'success' : 'none'} size={12} aria-hidden />{' '}
-            {t(`passwordHints.${hint.id}`, { min: hint.min })}
-            <span className="mp-visually-hidden">
-              {' '}
-              ({hint.met ? t('passwordHints.met') : t('passwordHints.unmet')})
-            </span>
-          </li>
-        ))}
+        {passwordHints(password, strength).map(({ id: hintId, min, met: metByRule }) => {
+          // Nothing is ticked before anything is typed: an empty password "has only allowed characters",
+          // but a tick there reads as praise for a password not yet chosen.
+          const met = password !== '' && metByRule;
+          return (
+            <li key={hintId} data-hint={hintId} data-met={met} className={met ? 'mp-hint-met' : 'mp-hint-unmet'}>
+              <Icon icon={met ? 'tick-circle' : 'circle'} intent={met ? 'success' : 'none'} size={12} aria-hidden />
+              {t(`passwordHints.${hintId}`, { min })}
+              <span className="mp-visually-hidden"> ({met ? t('passwordHints.met') : t('passwordHints.unmet')})</span>
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

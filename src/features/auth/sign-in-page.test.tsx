@@ -1,8 +1,10 @@
 import { getSignInMockHandler, getSignInResponseMock } from '@generated/hooks/auth/auth.msw';
 import { getGetProfileQueryKey } from '@generated/hooks/profile/profile';
+import { getGetProfileResponseMock } from '@generated/hooks/profile/profile.msw';
 import type { SignInRequest } from '@generated/model/signInRequest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { act } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigation } from '@/lib/api-client';
 import type { UiLanguage } from '@/lib/i18n';
@@ -190,10 +192,63 @@ describe('SignInPage', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
-  it('still shows the form when a token is already stored', async () => {
+  it('sends a signed-in user on to / (and from there to the home of their role) instead of the form', async () => {
+    localStorage.setItem('token', 'still-valid');
+    server.use(http.get('*/user/profile', () => HttpResponse.json(getGetProfileResponseMock())));
+    const { router, container } = await renderRoutes(
+      [
+        { path: '/sign-in', element: <SignInPage /> },
+        { path: '/', element: <h1>Home</h1> },
+      ],
+      { path: '/sign-in' },
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(container.querySelector('form')).toBeNull();
+  });
+
+  it('shows the form when the stored token is no longer valid, and forgets it', async () => {
     localStorage.setItem('token', 'old');
-    const { router, submit } = await renderSignIn();
+    server.use(
+      http.get('*/user/profile', () =>
+        HttpResponse.json({ status: 'Error', message: 'Unauthenticated.', code: 'auth.unauthenticated' }, { status: 401 }),
+      ),
+    );
+    const { router, container } = await renderRoutes([{ path: '/sign-in', element: <SignInPage /> }], { path: '/sign-in' });
+    await waitFor(() => expect(container.querySelector('form')).not.toBeNull());
     expect(router.state.location.pathname).toBe('/sign-in');
-    expect(submit).toBeDefined();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('puts the focus in the e-mail field', async () => {
+    const { email } = await renderSignIn();
+    await waitFor(() => expect(document.activeElement).toBe(email));
+  });
+
+  it('keeps a language chosen on the page over the profile\'s, and saves it to the profile', async () => {
+    const answer = getSignInResponseMock();
+    answer.data.profile.lang = 'en';
+    signInAnswers(() => HttpResponse.json(answer));
+    const saved: (string | null)[] = [];
+    server.use(
+      http.post('*/user/profile', async ({ request }) => {
+        saved.push((await request.formData()).get('lang') as string | null);
+        return HttpResponse.json({ status: 'Success', data: { ...answer.data.profile, lang: 'de' } });
+      }),
+    );
+    const { container, router, queryClient, i18n, email, password, submit } = await renderSignIn();
+    const select = container.querySelector('select')!;
+    await act(async () => {
+      select.value = 'de';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(i18n.language).toBe('de');
+    await type(email, 'physician@clinic.example');
+    await type(password, 'secret');
+    await click(submit);
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(saved).toEqual(['de']));
+    expect(i18n.language).toBe('de');
+    expect(queryClient.getQueryData<{ data: { lang: string } }>(getGetProfileQueryKey())?.data.lang).toBe('de');
   });
 });

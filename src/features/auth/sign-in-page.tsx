@@ -1,19 +1,23 @@
 import { Button, Callout, Card, Checkbox, FormGroup, InputGroup, Spinner } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm, type UseFormSetError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { useSignIn } from '@generated/hooks/auth/auth';
-import { getGetProfileQueryOptions } from '@generated/hooks/profile/profile';
+import { getGetProfileQueryOptions, useUpdateProfile } from '@generated/hooks/profile/profile';
+import type { Profile } from '@generated/model/profile';
 import { paths } from '@/app/paths';
 import { LanguageSwitch } from '@/components/language-switch';
 import { LegalLinks } from '@/components/legal-links';
+import { useNotify } from '@/components/notifications';
+import { PageSpinner } from '@/components/page-spinner';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { ApiError } from '@/lib/api-client';
+import { getToken } from '@/lib/auth-storage';
 import { startSession } from '@/lib/session';
-import { toUiLanguage } from '@/lib/i18n';
+import { toUiLanguage, type UiLanguage } from '@/lib/i18n';
 import {
   signInErrorMap,
   signInFormSchema,
@@ -31,8 +35,52 @@ function showFieldErrors(error: ApiError, setError: UseFormSetError<SignInFormIn
   }
 }
 
+/**
+ * A language chosen on this page wins over the one saved in the profile, and is saved to it: the profile's
+ * language only applies when the user made no choice here.
+ */
+function useProfileLanguage(): (profile: Profile, chosen: UiLanguage | undefined) => Profile {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const saveLanguage = useUpdateProfile({
+    mutation: {
+      onSuccess: (answer) => queryClient.setQueryData(getGetProfileQueryOptions().queryKey, answer),
+      onError: () => notify({ intent: 'danger', message: t('languageSaveFailed') }),
+    },
+  });
+  return (profile, chosen) => {
+    if (!chosen || chosen === profile.lang) return profile;
+    saveLanguage.mutate({ data: { lang: chosen } });
+    return { ...profile, lang: chosen };
+  };
+}
+
+/**
+ * A signed-in user has nothing to do here: once their profile loads, on to / (which sends on to the home
+ * of their role). Without a token, or when the profile cannot be read (a 401 clears the token), the form.
+ * Asked once, on arrival; a sign-in made on this page navigates by itself.
+ */
+function useAlreadySignedIn(): 'checking' | 'yes' | 'no' {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<'checking' | 'yes' | 'no'>(() => (getToken() === null ? 'no' : 'checking'));
+  useEffect(() => {
+    if (state !== 'checking') return;
+    // fetchQuery rather than a query hook: a 401 empties the cache, and an observer of the removed query
+    // would never hear how it ended.
+    queryClient.fetchQuery({ ...getGetProfileQueryOptions(), retry: false }).then(
+      () => setState('yes'),
+      () => setState('no'),
+    );
+  }, [queryClient, state]);
+  return state;
+}
+
 export function SignInPage() {
   const { t, i18n } = useTranslation(['auth', 'common']);
+  const alreadySignedIn = useAlreadySignedIn();
+  const profileLanguage = useProfileLanguage();
+  const [chosenLanguage, setChosenLanguage] = useState<UiLanguage>();
   const validationMessage = useValidationMessage();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -42,6 +90,7 @@ export function SignInPage() {
     register,
     handleSubmit,
     setError,
+    setFocus,
     formState: { errors },
   } = useForm<SignInFormInput, unknown, SignInFormValues>({
     resolver,
@@ -53,8 +102,9 @@ export function SignInPage() {
       onSuccess: ({ data: { token, profile } }, { data: { remember } }) => {
         // Nothing cached for a previous user may leak into this session.
         startSession(queryClient, token, remember ?? true);
-        queryClient.setQueryData(getGetProfileQueryOptions().queryKey, { status: 'Success', data: profile });
-        const language = toUiLanguage(profile.lang);
+        const signedIn = profileLanguage(profile, chosenLanguage);
+        queryClient.setQueryData(getGetProfileQueryOptions().queryKey, { status: 'Success', data: signedIn });
+        const language = toUiLanguage(signedIn.lang);
         if (language) void i18n.changeLanguage(language);
         void navigate(paths.home.getHref(), { replace: true });
       },
@@ -63,6 +113,12 @@ export function SignInPage() {
       },
     },
   });
+
+  // The form is what this page is for: its first field takes the focus (also after a route change).
+  const showsForm = alreadySignedIn === 'no';
+  useEffect(() => {
+    if (showsForm) setFocus('email');
+  }, [showsForm, setFocus]);
 
   const failure = (() => {
     const error = signIn.error;
@@ -77,6 +133,9 @@ export function SignInPage() {
   const { ref: rememberRef, ...rememberField } = register('remember');
   const emailError = validationMessage(errors.email?.message);
   const passwordError = validationMessage(errors.password?.message);
+
+  if (alreadySignedIn === 'yes') return <Navigate to={paths.home.getHref()} replace />;
+  if (alreadySignedIn === 'checking') return <PageSpinner />;
 
   return (
     <main className="mp-page-center mp-auth-page">
@@ -150,7 +209,7 @@ export function SignInPage() {
         </form>
 
         <div className="mp-auth-footer">
-          <LanguageSwitch />
+          <LanguageSwitch onChoose={setChosenLanguage} />
         </div>
         <LegalLinks />
       </Card>

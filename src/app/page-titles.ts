@@ -1,0 +1,41 @@
+import type { TFunction } from 'i18next';
+import { LEGAL_DOCUMENTS, paths } from './paths';
+
+/** The namespaces page titles come from (common first: its keys need no prefix). */
+export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile'] as const;
+type TitleT = TFunction<typeof TITLE_NAMESPACES>;
+
+/**
+ * The page's own title for every path the router knows (document.title shows it as "Anmelden – Macula
+ * Planner"): the same text as the page's h1, so a tab, a bookmark and a screen reader's page list say what
+ * the page says. Keyed by route path; a path the router does not know is the 404 page.
+ */
+const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
+  // The redirect hub shows only a spinner on its way on: the product's name alone.
+  [paths.home.path]: () => undefined,
+  [paths.auth.signIn.path]: (t) => t('auth:signIn.title'),
+  [paths.auth.resetPassword.path]: (t) => t('auth:resetPassword.title'),
+  [paths.auth.newPassword.path]: (t) => t('auth:newPassword.title'),
+  [paths.auth.approveAccount.path]: (t) => t('auth:approveAccount.title'),
+  [paths.errors.unauthorized.path]: (t) => t('errors:unauthorized.title'),
+  [paths.errors.forbidden.path]: (t) => t('errors:forbidden.title'),
+  ...Object.fromEntries(
+    LEGAL_DOCUMENTS.map((document) => [`/${document}`, (t: TitleT) => t(`legal:documents.${document}`)]),
+  ),
+  [paths.profileSettings.path]: (t) => t('profile:title'),
+  [paths.admin.root.path]: (t) => t('areas.admin'),
+  [paths.physician.root.path]: (t) => t('areas.physician'),
+  [paths.physician.list.path]: (t) => t('areas.physician'),
+};
+
+/** The route paths that have a title of their own (all but the 404 page's `*`). */
+export const TITLED_PATHS = Object.keys(TITLES);
+
+const withoutTrailingSlash = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+
+/** document.title for `pathname` in the language of `t`. */
+export function pageTitle(pathname: string, t: TitleT): string {
+  const titleOf = TITLES[withoutTrailingSlash(pathname)] ?? ((translate: TitleT) => translate('errors:notFound.title'));
+  const page = titleOf(t);
+  return page ? t('pageTitle', { page }) : t('appName');
+}
