@@ -7,6 +7,7 @@ import {
 import type { ProfileResponse } from '@generated/model/profileResponse';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { act } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigation } from '@/lib/api-client';
 import { cleanup, click, getByLabel, getByText, renderRoutes, select, waitFor } from '@/testing/render';
@@ -15,10 +16,29 @@ import { routes } from './router';
 const server = setupServer();
 let profileCalls = 0;
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  // jsdom has no object URLs; the header's avatar only hands them to <img>.
+  URL.createObjectURL = () => 'blob:avatar';
+  URL.revokeObjectURL = () => {};
+  // Nor Blob#stream, which msw needs to pass on an image (responseType 'blob') to its listeners.
+  Blob.prototype.stream ??= function stream(this: Blob) {
+    const bytes = this.arrayBuffer();
+    return new ReadableStream({
+      async start(controller) {
+        controller.enqueue(new Uint8Array(await bytes));
+        controller.close();
+      },
+    });
+  };
+});
 beforeEach(() => {
   profileCalls = 0;
   vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+  // The saved avatar the header shows.
+  server.use(
+    http.get('*/users/:id/avatar', () => new HttpResponse(new Uint8Array([137, 80, 78, 71]), { headers: { 'Content-Type': 'image/png' } })),
+  );
 });
 afterEach(() => {
   cleanup();
@@ -196,6 +216,47 @@ describe('signed-in areas', () => {
     await click(getByText(document.body, 'a, button, [role="menuitem"]', 'Profile settings'));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile-settings'));
+  });
+
+  it('shows the saved avatar in the user menu button, the user icon without one', async () => {
+    signedIn();
+    profileAnswers(getGetProfileResponseMock());
+    const { container } = await renderRoutes(routes, { path: '/physician/list' });
+    await waitFor(() => expect(container.querySelector('header button img.mp-user-avatar')).not.toBeNull());
+    cleanup();
+
+    profileAnswers(profileWith({ avatar: null }));
+    const second = await renderRoutes(routes, { path: '/physician/list' });
+    await waitFor(() => expect(h1(second.container)).toBe('Patients'));
+    expect(second.container.querySelector('header button img')).toBeNull();
+    expect(second.container.querySelector('header button [data-icon="user"]')).not.toBeNull();
+  });
+
+  it('moves through the user menu with the arrow keys, Home and End', async () => {
+    signedIn();
+    profileAnswers(profileWith({ avatar: null }));
+    const { container } = await renderRoutes(routes, { path: '/physician/list' });
+    await waitFor(() => expect(h1(container)).toBe('Patients'));
+    await openUserMenu(container);
+    const items = () => [...document.body.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+    const focused = () => document.activeElement?.textContent;
+    await waitFor(() => expect(focused()).toBe('Profile settings'));
+    const press = async (key: string) => {
+      await act(async () => {
+        document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+      });
+    };
+    expect(items().map((item) => item.textContent)).toEqual(['Profile settings', 'Log out']);
+    await press('ArrowDown');
+    expect(focused()).toBe('Log out');
+    await press('ArrowDown');
+    expect(focused()).toBe('Profile settings');
+    await press('ArrowUp');
+    expect(focused()).toBe('Log out');
+    await press('Home');
+    expect(focused()).toBe('Profile settings');
+    await press('End');
+    expect(focused()).toBe('Log out');
   });
 
   it.each([

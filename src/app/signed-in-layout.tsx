@@ -1,4 +1,4 @@
-import { Alignment, Button, Menu, MenuItem, Navbar, PopoverNext, Tag } from '@blueprintjs/core';
+import { Alignment, Button, Menu, MenuItem, Navbar, PopoverNext, PopupKind, Tag } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, NavLink, Outlet, useNavigate, useOutletContext } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -7,9 +7,11 @@ import type { Profile } from '@generated/model/profile';
 import { useSignOut } from '@/features/auth/use-sign-out';
 import { LanguageSwitch } from '@/components/language-switch';
 import { LegalLinks } from '@/components/legal-links';
+import { focusFirstMenuItem, onMenuKeyDown } from '@/components/menu-keyboard';
 import { useNotify } from '@/components/notifications';
 import { PageSpinner } from '@/components/page-spinner';
 import { displayName } from '@/components/profile-summary-card';
+import { UserAvatar } from '@/features/profile/user-avatar';
 import type { UiLanguage } from '@/lib/i18n';
 import { IdleLogout } from './idle-logout';
 import { paths } from './paths';
@@ -67,7 +69,7 @@ function UserMenu({ profile }: { profile: Profile }) {
   const name = displayName(profile);
 
   const menu = (
-    <Menu aria-label={t('nav.userMenu')}>
+    <Menu aria-label={t('nav.userMenu')} onKeyDown={onMenuKeyDown}>
       <MenuItem
         icon="cog"
         text={t('nav.profileSettings')}
@@ -78,10 +80,10 @@ function UserMenu({ profile }: { profile: Profile }) {
   );
 
   return (
-    <PopoverNext content={menu} placement="bottom-end">
+    <PopoverNext content={menu} placement="bottom-end" popupKind={PopupKind.MENU} onOpened={focusFirstMenuItem}>
       <Button
         variant="minimal"
-        icon="user"
+        icon={<UserAvatar profile={profile} />}
         endIcon="caret-down"
         aria-label={`${t('nav.userMenu')}: ${t('nav.currentUser', { name, role: roleLabel })}`}
       >

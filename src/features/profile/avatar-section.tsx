@@ -1,4 +1,4 @@
-import { Button, FormGroup, Icon, Spinner } from '@blueprintjs/core';
+import { Button, FileInput, FormGroup, Icon, Spinner } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -96,15 +96,22 @@ export function AvatarSection({ profile }: { profile: Profile }) {
         intent={invalid ? 'danger' : 'none'}
         helperText={<span id={helpId}>{invalid ? t('avatar.invalidFormat') : t('avatar.rules')}</span>}
       >
-        <input
-          ref={inputRef}
-          id={inputId}
-          type="file"
-          accept={AVATAR_ACCEPT}
+        {/* Blueprint's picker, in the page's language (the browser's own would speak the browser's). */}
+        <FileInput
           className="mp-file-input"
-          aria-invalid={invalid || undefined}
-          aria-describedby={helpId}
-          onChange={(event) => void choose(event.currentTarget.files?.[0])}
+          fill
+          size="large"
+          text={chosen?.name ?? t('avatar.chooseFile')}
+          buttonText={t('avatar.browse')}
+          hasSelection={chosen !== undefined}
+          inputProps={{
+            ref: inputRef,
+            id: inputId,
+            accept: AVATAR_ACCEPT,
+            'aria-invalid': invalid || undefined,
+            'aria-describedby': helpId,
+          }}
+          onInputChange={(event) => void choose(event.currentTarget.files?.[0])}
         />
       </FormGroup>
       <div className="mp-button-row">
