@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import { forRouting, loadContract, operationsOf } from './contract';
 import type { AppContext } from './context';
@@ -31,6 +31,8 @@ declare module 'fastify' {
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /** A log line per request (default true); off on an interactive console, where it drowns what matters. */
+  requestLogging?: boolean;
   /** Folder of the built SPA; served with history fallback when it exists. */
   spaDir?: string;
   /** Run background jobs in this process (default true). */
@@ -46,6 +48,7 @@ const notImplemented: Handler = async () => {
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    logController: new LogController({ disableRequestLogging: options.requestLogging === false }),
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: ctx.config.trustProxy,
   });

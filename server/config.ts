@@ -17,11 +17,24 @@ export interface Config {
   trustProxy: boolean;
   /** How long a background job stays claimed without its worker renewing it (a dead process's job is taken over after this). */
   jobLeaseMs: number;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: string;
+  /** Log lines as JSON or for people (pino-pretty); null: pretty on a terminal, JSON otherwise. */
+  logFormat: 'pretty' | 'json' | null;
   /** Fault tests only (never in production): each processing job waits this long midway, so a test can kill the server there. */
   jobPauseMs: number;
 }
 
 export class ConfigError extends Error {}
+
+function choice<T extends string>(env: NodeJS.ProcessEnv, name: string, choices: readonly T[]): T | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  if (!choices.includes(raw as T)) throw new ConfigError(`${name} must be one of ${choices.join(', ')} (got "${raw}")`);
+  return raw as T;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -79,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer(env, 'MAX_UPLOAD_MB', 100, 1, 2048) * 1024 * 1024,
     trustProxy: flag(env, 'TRUST_PROXY'),
     jobLeaseMs: integer(env, 'JOB_LEASE_SECONDS', 60, 2, 3600) * 1000,
+    logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS) ?? 'info',
+    logFormat: choice(env, 'LOG_FORMAT', ['pretty', 'json'] as const),
     jobPauseMs: production ? 0 : integer(env, 'MACULA_FAULT_JOB_PAUSE_MS', 0, 0, 600_000),
   };
 }

@@ -52,5 +52,16 @@ export function forRouting(contract: Record<string, unknown>): Record<string, un
   // Component schemas referenced from multipart bodies (UserForm, ProfileForm, TreatmentUpload).
   const schemas = (copy.components as { schemas: Record<string, unknown> }).schemas;
   for (const name of ['UserForm', 'UserCreateForm', 'ProfileForm', 'TreatmentUpload']) visit(schemas[name]);
+  // Binary answers (images, NPT files) are sent as bytes, never serialised from a schema; the router
+  // takes every media type it is given for one that requests may carry, and warned at start about each
+  // one without a body parser (image/png, image/jpeg, application/octet-stream).
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      const responses = (operation as { responses?: Record<string, { content?: Record<string, unknown> }> })?.responses ?? {};
+      for (const response of Object.values(responses)) {
+        for (const type of Object.keys(response.content ?? {})) if (!type.includes('json')) delete response.content![type];
+      }
+    }
+  }
   return copy;
 }

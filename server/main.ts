@@ -1,13 +1,14 @@
 // `npm start`: migrate, seed the demo clinic on an empty database (not in production), and serve the
 // API and the built SPA on one port.
 import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { systemClock, type AppContext } from './context';
-import { openDatabase, pgliteDirIn } from './db/database';
+import { DataDirectoryInUseError, openDatabase, pgliteDirIn } from './db/database';
 import { migrate } from './db/migrate';
 import { createFileStore } from './files';
-import { loggerOptions } from './logging';
+import { logFormatFor, loggerOptions } from './logging';
 import { createMailer } from './mail/mailer';
 import { releaseOrphans } from './jobs/queue';
 import { isDatabaseEmpty, seedDemo } from './seed/demo';
@@ -27,9 +28,25 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { db, kind } = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDirIn(config.dataDir) });
+  let opened;
+  try {
+    opened = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: pgliteDirIn(config.dataDir),
+      onLockWait: (message) => console.log(message),
+    });
+  } catch (error) {
+    if (error instanceof DataDirectoryInUseError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { db, kind } = opened;
   await migrate(db);
-  const log = (message: string) => console.log(message);
+  // E-mail notes go to the server's log once it exists (the demo seed before it sends none).
+  let app: FastifyInstance | null = null;
+  const log = (message: string) => (app ? app.log.info(message) : console.log(message));
   const ctx: AppContext = {
     config,
     db,
@@ -43,20 +60,23 @@ async function main(): Promise<void> {
   let demo = null;
   if (!config.production && (await isDatabaseEmpty(db))) demo = await seedDemo(ctx);
 
-  const app = await buildApp(ctx, {
-    logger: loggerOptions(process.env.LOG_LEVEL ?? 'info'),
-    spaDir: join(import.meta.dirname, '..', 'dist'),
-  });
-  await app.listen({ port: config.port, host: config.host });
+  const format = logFormatFor(config.logFormat, process.stdout.isTTY === true);
+  const { logger, requestLogging } = loggerOptions(config.logLevel, format);
+  const server = await buildApp(ctx, { logger, requestLogging, spaDir: join(import.meta.dirname, '..', 'dist') });
+  app = server;
+  await server.listen({ port: config.port, host: config.host });
 
-  console.log(`\nMacula Planner is running on ${config.publicUrl} (database: ${kind}, ready in ${Date.now() - started} ms)`);
+  const welcome = [`Macula Planner is running on ${config.publicUrl} (database: ${kind}, ready in ${Date.now() - started} ms)`];
   if (demo) {
-    console.log(`Demo clinic "${demo.clinicName}" — every account uses the password ${demo.password}`);
-    for (const account of demo.accounts) console.log(`  ${account.role.padEnd(18)} ${account.email}`);
+    welcome.push(`Demo clinic "${demo.clinicName}" — every account uses the password ${demo.password}`);
+    for (const account of demo.accounts) welcome.push(`  ${account.role.padEnd(18)} ${account.email}`);
   }
+  // A person reads the welcome as text; a log collector gets it as log lines like every other.
+  if (format === 'pretty') console.log(`\n${welcome.join('\n')}`);
+  else for (const line of welcome) server.log.info(line);
 
   const stop = async () => {
-    await app.close();
+    await server.close();
     await db.destroy();
     process.exit(0);
   };

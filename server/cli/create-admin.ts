@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../config';
 import { systemClock, type AppContext } from '../context';
-import { openDatabase, pgliteDirIn } from '../db/database';
+import { DataDirectoryInUseError, openDatabase, pgliteDirIn } from '../db/database';
 import { migrate } from '../db/migrate';
 import { createFileStore } from '../files';
 import type { Lang } from '../i18n';
@@ -163,7 +163,23 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const { db } = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDirIn(config.dataDir) });
+  let opened;
+  try {
+    // On PGlite this takes the data directory's lock: with a server running on it, the command stops here
+    // instead of writing what the server would never see.
+    opened = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir: pgliteDirIn(config.dataDir),
+      onLockWait: (message) => console.log(message),
+    });
+  } catch (error) {
+    if (error instanceof DataDirectoryInUseError) {
+      console.error(`${error.message}\nNothing was changed.`);
+      return 1;
+    }
+    throw error;
+  }
+  const { db } = opened;
   try {
     await migrate(db);
     const sent: MailMessage[] = [];

@@ -1,5 +1,6 @@
 // E-mail through nodemailer to SMTP_URL; without it, each message is written as an .eml file to
-// DATA_DIR/outbox and its links are logged, so a demo or a test can follow them.
+// DATA_DIR/outbox, where a developer or a test reads its links. The log names the file, never a link:
+// invite and reset links carry live one-time tokens, and logs are read by more people than mailboxes.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
@@ -36,8 +37,7 @@ export function createMailer(options: {
       await mkdir(options.outboxDir, { recursive: true });
       const file = join(options.outboxDir, `${Date.now()}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
       await writeFile(file, info.message as Buffer);
-      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
-      options.log(`e-mail to ${message.to} written to ${file}${links.length ? `; link: ${links.join(' ')}` : ''}`);
+      options.log(`E-mail "${message.subject}" to ${message.to} written to ${file}`);
     },
   };
 }
