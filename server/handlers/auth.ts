@@ -54,6 +54,8 @@ const RESET_ADDRESS_RULE: ThrottleRule = { limit: 20, windowMs: 15 * MINUTE, loc
 const RESET_MAIL_RULE: ThrottleRule = { limit: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
+/** A user id no account has: the statements of a reset request without an account touch no row. */
+const NO_USER = '00000000-0000-0000-0000-000000000000';
 
 const invalidCredentials = () => unauthorized('auth.invalid_credentials', 'auth.invalid_credentials');
 const inviteNotFound = () => new HttpError(404, 'invite.not_found', 'invite.not_found');
@@ -175,56 +177,48 @@ export function authHandlers(ctx: AppContext): Handlers {
     await recordFailure(ctx, ipKey, RESET_ADDRESS_RULE);
     const answer = done(translate(request.lang, 'reset.requested'));
 
-    const user = await findUserByEmail(request.body.email);
-    if (!user || user.status !== 'active') {
-      await audit(ctx.db, request, { action: 'resetPassword', outcome: 'failure', detail: { reason: 'no_active_account' } });
-      return answer;
-    }
-    const mailKey = `reset:${accountKey(user.email)}`;
-    if ((await lockedFor(ctx, [mailKey])) > 0) {
-      await audit(ctx.db, request, {
-        action: 'resetPassword',
-        outcome: 'denied',
-        clinicId: user.clinic_id,
-        targetType: 'user',
-        targetId: user.id,
-        detail: { reason: 'throttled' },
-      });
-      return answer;
-    }
-    await recordFailure(ctx, mailKey, RESET_MAIL_RULE);
-
+    // From here on a request does the same work whether the address has an account or not (the same
+    // queries, a token made and hashed, one transaction, one audit row), and the e-mail goes out after
+    // the answer: neither the answer nor its time tells which addresses have accounts. The e-mail limit
+    // is kept per address asked for, so it too behaves alike for addresses without an account.
+    const mailKey = `reset:${accountKey(request.body.email)}`;
+    const mailAllowed = (await lockedFor(ctx, [mailKey])) === 0;
+    if (mailAllowed) await recordFailure(ctx, mailKey, RESET_MAIL_RULE);
+    const found = await findUserByEmail(request.body.email);
+    const user = found?.status === 'active' ? found : null;
     const now = ctx.clock.now();
     const token = newToken();
+    const tokenHash = hashToken(token);
     const expiresAt = new Date(now.getTime() + RESET_LINK_MS);
-    await ctx.db.transaction().execute(async (tx) => {
-      await revokeOpenLinks(tx, [user.id], now, 'reset');
+    const issued = await ctx.db.transaction().execute(async (tx) => {
+      const sending = user !== null && mailAllowed;
+      // A throttled request leaves the link sent before it working (and revokes nobody's without an account).
+      await revokeOpenLinks(tx, [sending ? user.id : NO_USER], now, 'reset');
+      if (!sending) return false;
       await tx
         .insertInto('user_tokens')
-        .values({ user_id: user.id, kind: 'reset', token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
+        .values({ user_id: user.id, kind: 'reset', token_hash: tokenHash, created_at: now, expires_at: expiresAt })
         .execute();
+      return true;
     });
-    // The e-mail goes out in the user's own language (the one the profile chose).
-    const lang = user.lang === 'de' ? 'de' : 'en';
-    const link = `${ctx.config.publicUrl}/new-password?token=${encodeURIComponent(token)}`;
-    const params = { name: `${user.first_name} ${user.last_name}`.trim(), link, minutes: RESET_LINK_MS / MINUTE };
-    try {
-      await ctx.mailer.send({
-        to: user.email,
-        subject: translate(lang, 'mail.reset.subject', params),
-        text: translate(lang, 'mail.reset.body', params),
-      });
-    } catch (error) {
-      // The answer stays the same (it must not tell which addresses have accounts); the fault is logged.
-      request.log.error({ err: error }, 'reset e-mail could not be sent');
-    }
     await audit(ctx.db, request, {
       action: 'resetPassword',
-      outcome: 'success',
-      clinicId: user.clinic_id,
-      targetType: 'user',
-      targetId: user.id,
+      outcome: issued ? 'success' : user ? 'denied' : 'failure',
+      clinicId: user?.clinic_id ?? null,
+      targetType: user ? 'user' : undefined,
+      targetId: user?.id,
+      ...(issued ? {} : { detail: { reason: user ? 'throttled' : 'no_active_account' } }),
     });
+    if (issued && user) {
+      // The e-mail goes out in the user's own language (the one the profile chose).
+      const lang = user.lang === 'de' ? 'de' : 'en';
+      const link = `${ctx.config.publicUrl}/new-password?token=${encodeURIComponent(token)}`;
+      const params = { name: `${user.first_name} ${user.last_name}`.trim(), link, minutes: RESET_LINK_MS / MINUTE };
+      void ctx.mailer
+        .send({ to: user.email, subject: translate(lang, 'mail.reset.subject', params), text: translate(lang, 'mail.reset.body', params) })
+        // The answer is gone already, the same as for an unknown address; the fault is logged.
+        .catch((error: unknown) => request.log.error({ err: error }, 'reset e-mail could not be sent'));
+    }
     return answer;
   };
 

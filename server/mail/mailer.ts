@@ -13,6 +13,8 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** Resolves once every message handed over so far is delivered or has failed (e-mails sent after an answer). */
+  settled?(): Promise<void>;
 }
 
 const FROM = 'Macula Planner <no-reply@macula-planner.example>';
@@ -22,22 +24,40 @@ export function createMailer(options: {
   outboxDir: string;
   log: (message: string) => void;
 }): Mailer {
-  if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
-    return {
-      async send(message) {
-        await transport.sendMail({ from: FROM, ...message });
-      },
-    };
-  }
+  return tracked(options.smtpUrl ? smtpMailer(options.smtpUrl) : outboxMailer(options.outboxDir, options.log));
+}
+
+function smtpMailer(smtpUrl: string): (message: MailMessage) => Promise<void> {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return async (message) => {
+    await transport.sendMail({ from: FROM, ...message });
+  };
+}
+
+function outboxMailer(outboxDir: string, log: (message: string) => void): (message: MailMessage) => Promise<void> {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return async (message) => {
+    const info = await transport.sendMail({ from: FROM, ...message });
+    await mkdir(outboxDir, { recursive: true });
+    const file = join(outboxDir, `${Date.now()}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
+    await writeFile(file, info.message as Buffer);
+    log(`E-mail "${message.subject}" to ${message.to} written to ${file}`);
+  };
+}
+
+/** Keeps the messages in flight, so that `settled` can wait for those sent after an answer. */
+function tracked(deliver: (message: MailMessage) => Promise<void>): Mailer {
+  const inFlight = new Set<Promise<void>>();
   return {
-    async send(message) {
-      const info = await transport.sendMail({ from: FROM, ...message });
-      await mkdir(options.outboxDir, { recursive: true });
-      const file = join(options.outboxDir, `${Date.now()}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
-      await writeFile(file, info.message as Buffer);
-      options.log(`E-mail "${message.subject}" to ${message.to} written to ${file}`);
+    send(message) {
+      const delivery = deliver(message);
+      inFlight.add(delivery);
+      const forget = () => void inFlight.delete(delivery);
+      delivery.then(forget, forget);
+      return delivery;
+    },
+    async settled() {
+      await Promise.allSettled([...inFlight]);
     },
   };
 }
