@@ -1,0 +1,99 @@
+// `npm run contract:check -- URL [options]`: the conformance check against any server of the contract.
+// Without a URL, `--reference` starts our reference server (demo clinic, fresh data directory) and signs in
+// with the demo accounts. Exits 1 on any failure, 2 on wrong usage.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseLogins, parseRolePairs } from './credentials';
+import { DEMO_LOGINS, startReferenceServer, type ReferenceServer } from './reference-server';
+import { junitReport, textReport } from './report';
+import { runCheck } from './run';
+
+const USAGE = `Usage: npm run contract:check -- [URL] [options]
+
+  URL                       the server (e.g. http://127.0.0.1:8080); the contract's /api is added
+  --reference               start our reference server instead (demo clinic, fresh data, port --port)
+  --port N                  port for --reference (default 8096)
+  --token role=TOKEN        a bearer token per role (repeatable)
+  --login role=EMAIL:PASS   sign in per role through the contract's signIn operation (repeatable)
+  --requests N              request budget (default 2000)
+  --seed N                  seed of the random cases (default 1); same seed, same requests
+  --concurrency N           requests in flight (default 4)
+  --timeout-ms N            per request (default 15000)
+  --max-seconds N           stop after this long (default 600)
+  --skip opId=reason        leave an operation out, with the reason (repeatable; reported)
+  --junit FILE              JUnit XML (default contract-check-results.xml; "" for none)
+  --contract FILE           bundled contract (default generated/openapi.yaml)`;
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      allowPositionals: true,
+      options: {
+        reference: { type: 'boolean', default: false },
+        port: { type: 'string', default: '8096' },
+        token: { type: 'string', multiple: true, default: [] },
+        login: { type: 'string', multiple: true, default: [] },
+        requests: { type: 'string', default: '2000' },
+        seed: { type: 'string', default: '1' },
+        concurrency: { type: 'string', default: '4' },
+        'timeout-ms': { type: 'string', default: '15000' },
+        'max-seconds': { type: 'string', default: '600' },
+        skip: { type: 'string', multiple: true, default: [] },
+        junit: { type: 'string', default: 'contract-check-results.xml' },
+        contract: { type: 'string', default: 'generated/openapi.yaml' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = args;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const number = (name: string, raw: string, min: number) => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number ≥ ${min} (got "${raw}")`);
+    return n;
+  };
+  let server: ReferenceServer | null = null;
+  try {
+    if (!values.reference && positionals.length !== 1) throw new Error('give the server URL, or --reference');
+    const tokens = parseRolePairs(values.token, '--token');
+    const logins = parseLogins(values.login);
+    const skip = parseRolePairs(values.skip, '--skip');
+    const options = {
+      requests: number('requests', values.requests, 1),
+      seed: number('seed', values.seed, 0),
+      concurrency: number('concurrency', values.concurrency, 1),
+      timeoutMs: number('timeout-ms', values['timeout-ms'], 100),
+      maxSeconds: number('max-seconds', values['max-seconds'], 1),
+    };
+    let url = positionals[0];
+    if (values.reference) {
+      server = await startReferenceServer(number('port', values.port, 1));
+      url = server.url;
+      if (!Object.keys(tokens).length && !Object.keys(logins).length) Object.assign(logins, DEMO_LOGINS);
+      console.log(`Reference server on ${url} (pid ${server.pid})`);
+    }
+    const result = await runCheck({ ...options, url, tokens, logins, skip, contractFile: values.contract, log: (line) => console.log(line) });
+    console.log(textReport(result));
+    if (values.junit) {
+      mkdirSync(dirname(values.junit), { recursive: true });
+      writeFileSync(values.junit, junitReport(result));
+      console.log(`JUnit: ${values.junit}`);
+    }
+    return result.failures.length || result.stoppedEarly ? 1 : 0;
+  } catch (error) {
+    console.error(`contract-check: ${(error as Error).message}`);
+    return 2;
+  } finally {
+    await server?.stop();
+  }
+}
+
+process.exitCode = await main();

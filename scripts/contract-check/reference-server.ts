@@ -1,0 +1,69 @@
+// Our reference server as `npm start` runs it (migrate, seed the demo clinic on an empty database), in a
+// child process on a port of the caller's choosing with a fresh data directory, for the CI check, the fuzz
+// run and the load benchmark. A child process, so its memory can be measured and nothing of it is imported.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const DEMO_PASSWORD = 'Demo-Clinic-2026!';
+/** The demo clinic's accounts, one per clinic role (server/seed/demo.ts). */
+export const DEMO_LOGINS = {
+  clinic_it_admins: { email: 'admin@clinic.example', password: DEMO_PASSWORD },
+  clinic_physicians: { email: 'physician@clinic.example', password: DEMO_PASSWORD },
+  clinic_nurses: { email: 'nurse@clinic.example', password: DEMO_PASSWORD },
+};
+
+export interface ReferenceServer {
+  url: string;
+  pid: number;
+  process: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export async function startReferenceServer(port: number, { root = process.cwd(), readyTimeoutMs = 60_000 } = {}): Promise<ReferenceServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), `macula-contract-check-${port}-`));
+  const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'server/main.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      // The embedded database of the fresh data directory, even when the shell names PostgreSQL: the demo
+      // seed runs on an empty database only.
+      DATABASE_URL: '',
+      SMTP_URL: '',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      NODE_ENV: '',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  // Ready when it answers HTTP: it listens only after migrating and seeding (whatever it prints).
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`the reference server did not start on port ${port}:\n${output}`);
+    }
+    const answered = await fetch(`http://127.0.0.1:${port}/api/user/profile`, { signal: AbortSignal.timeout(2000) }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, process: child, output: () => output, stop };
+}
