@@ -84,7 +84,11 @@ export function curlOf(base: URL, request: RawRequest, bodyChars = 300): string 
     // Control characters would not survive a terminal copy: such bodies are shown as base64.
     const printable = !text.includes('\ufffd') && ![...text].some((c) => c.charCodeAt(0) < 32 && !'\t\n\r'.includes(c));
     if (!printable) parts.push('--data-binary', quote(`<${request.body.length} bytes, base64 ${request.body.subarray(0, 120).toString('base64')}…>`));
-    else parts.push('--data-binary', quote(text.length > bodyChars ? `${text.slice(0, bodyChars)}…(${text.length} characters)` : text));
+    else {
+      const shown = text.length > bodyChars ? `${text.slice(0, bodyChars)}…(${text.length} characters)` : text;
+      // Multipart bodies need their CR LF: bash's $'…' quoting keeps them.
+      parts.push('--data-binary', /[\r\n]/.test(shown) ? `$'${shown.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r/g, '\\r').replace(/\n/g, '\\n')}'` : quote(shown));
+    }
   }
   return abbreviateRuns(parts.join(' '));
 }

@@ -124,7 +124,9 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
       return undefined;
     }
     const results = judge(c.operation, c.expectation, sent.answer, validatorFor);
-    const text = abbreviateRuns(sent.answer.body.subarray(0, 9000).toString('utf8')).slice(0, 400);
+    // Binary answers (images, parameter sets) are named, not printed.
+    const textual = /json|text|xml/.test(sent.answer.contentType);
+    const text = textual ? abbreviateRuns(sent.answer.body.subarray(0, 9000).toString('utf8')).slice(0, 400) : `<${sent.answer.body.length} bytes of ${sent.answer.contentType || 'no content type'}>`;
     record(c.operation, `${c.label} (as ${'role' in c.auth ? c.auth.role : 'none' in c.auth ? 'no credentials' : c.auth.header.split(' ')[0]})`, c.request, sent.answer.status, results, text);
     let parsed: unknown;
     if (sent.answer.contentType.includes('json')) {
