@@ -43,6 +43,12 @@ test('an invite e-mail leads to account approval: bad passwords and a missing EU
   const submit = page.getByRole('button', { name: form.submit });
   const shows = (message: string) => expect(page.getByText(message, { exact: true })).toBeVisible();
 
+  // Before anything is typed, nothing is ticked; the hints keep their distance from the field.
+  await expectHints(page, texts, [...STANDARD_HINTS]);
+  const hints = page.locator('.mp-password-hints');
+  const gap = (await hints.boundingBox())!.y - ((await password.boundingBox())!.y + (await password.boundingBox())!.height);
+  expect(gap).toBeGreaterThanOrEqual(8);
+
   // Too short, no capital, no number; nothing accepted.
   await password.fill('short');
   await confirmation.fill('short');
@@ -51,6 +57,11 @@ test('an invite e-mail leads to account approval: bad passwords and a missing EU
   await shows(common.validation.invalidPassword);
   await shows(common.validation.eulaRequired);
   await shows(common.validation.privacyRequired);
+  // The field's error sits right under the field, above the hints.
+  const error = page.getByText(common.validation.invalidPassword, { exact: true });
+  const [field, message, list] = [await password.boundingBox(), await error.boundingBox(), await hints.boundingBox()];
+  expect(message!.y).toBeGreaterThanOrEqual(field!.y + field!.height);
+  expect(message!.y + message!.height).toBeLessThanOrEqual(list!.y);
   await expectNoAxeViolations(page);
 
   await password.fill('Journey+2026');

@@ -50,22 +50,33 @@ function linkTo(mail: Mail, page: MailedPage): string | undefined {
   return mail.text.match(/https?:\/\/\S+/g)?.find((link) => new URL(link).pathname === page);
 }
 
-async function newestLink(address: string, page: MailedPage): Promise<string | undefined> {
+/** A received e-mail's text and its link to one of our pages. */
+export interface MailedMessage {
+  link: string;
+  text: string;
+}
+
+async function newestMessage(address: string, page: MailedPage): Promise<MailedMessage | undefined> {
   const files = await readdir(OUTBOX_DIR).catch(() => [] as string[]);
   // File names start with the time of sending (Date.now()), so the newest sorts last.
   for (const file of files.filter((name) => name.endsWith('.eml')).sort().reverse()) {
     const mail = parseMail(await readFile(join(OUTBOX_DIR, file), 'utf8'));
     const link = isAddressedTo(mail, address) ? linkTo(mail, page) : undefined;
-    if (link) return link;
+    if (link) return { link, text: mail.text };
   }
   return undefined;
 }
 
+/** The newest e-mail to `address` that links to `page`, waiting for it to arrive. */
+export async function mailedMessage(address: string, page: MailedPage): Promise<MailedMessage> {
+  let message: MailedMessage | undefined;
+  await expect
+    .poll(async () => (message = await newestMessage(address, page)), { message: `an e-mail to ${address} linking to ${page}` })
+    .toBeTruthy();
+  return message!;
+}
+
 /** The link to `page` in the newest e-mail to `address`, waiting for it to arrive. */
 export async function mailedLink(address: string, page: MailedPage): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(async () => (link = await newestLink(address, page)), { message: `an e-mail to ${address} linking to ${page}` })
-    .toBeTruthy();
-  return link!;
+  return (await mailedMessage(address, page)).link;
 }

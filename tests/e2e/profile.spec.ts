@@ -57,6 +57,12 @@ test('the avatar: a PNG is saved, a 4 MB image and a fake PNG are refused withou
   await openProfileSettings(page, texts);
   const sent = profileUpdates(page);
   const chooser = page.getByLabel(texts.profile.avatar.choose);
+  // Blueprint's picker, in the page's language (not the browser's "Choose File / No file chosen").
+  const picker = page.locator('.bp6-file-input');
+  await expect(picker).toContainText(texts.profile.avatar.chooseFile);
+  await expect(picker.locator('.bp6-file-upload-input')).toHaveAttribute('bp6-button-text', texts.profile.avatar.browse);
+  const banner = page.getByRole('banner');
+  await expect(banner.locator('img')).toHaveCount(0);
 
   await chooser.setInputFiles({
     name: 'scan.png',
@@ -71,11 +77,25 @@ test('the avatar: a PNG is saved, a 4 MB image and a fake PNG are refused withou
 
   await chooser.setInputFiles({ name: 'portrait.png', mimeType: 'image/png', buffer: TINY_PNG });
   await expect(page.getByRole('img', { name: texts.profile.avatar.preview })).toBeVisible();
+  await expect(picker).toContainText('portrait.png');
   await page.getByRole('button', { name: texts.profile.avatar.save }).click();
 
-  await expect(notifications(page, texts)).toContainText(texts.api['profile.updated']);
+  const notice = notifications(page, texts).getByRole('listitem');
+  await expect(notice).toContainText(texts.api['profile.updated']);
   await expect(page.getByRole('img', { name: texts.profile.avatar.current })).toBeVisible();
   expect(sent).toHaveLength(1);
+
+  // The notification covers none of the header's controls: they stay usable while it shows.
+  const [noticeBox, bannerBox] = [await notice.boundingBox(), await banner.boundingBox()];
+  expect(noticeBox!.y).toBeGreaterThanOrEqual(bannerBox!.y + bannerBox!.height);
+  await page.getByRole('button', { name: texts.common.nav.userMenu }).click({ trial: true });
+  await page.getByLabel(texts.common.language.label).click({ trial: true });
+  // The saved picture is in the header now, in the user menu button, and stays after a reload.
+  const headerAvatar = page.getByRole('button', { name: texts.common.nav.userMenu }).locator('img');
+  await expect(headerAvatar).toBeVisible();
+  await page.reload();
+  await expect(headerAvatar).toBeVisible();
+  expect(await headerAvatar.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1);
 });
 
 test('a password change: hints for a weak one, then the new password signs in', async ({ page, staff, texts }) => {

@@ -4,18 +4,20 @@ import deApi from '../../locales/de/api.json' with { type: 'json' };
 import deAuth from '../../locales/de/auth.json' with { type: 'json' };
 import deCommon from '../../locales/de/common.json' with { type: 'json' };
 import deErrors from '../../locales/de/errors.json' with { type: 'json' };
+import deLegal from '../../locales/de/legal.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
 import enApi from '../../locales/en/api.json' with { type: 'json' };
 import enAuth from '../../locales/en/auth.json' with { type: 'json' };
 import enCommon from '../../locales/en/common.json' with { type: 'json' };
 import enErrors from '../../locales/en/errors.json' with { type: 'json' };
+import enLegal from '../../locales/en/legal.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
 import type { Language } from '../../generated/model/language';
 
 // api: the server's messages (the same catalogues, answered in the request's Language).
-const en = { api: enApi, auth: enAuth, common: enCommon, errors: enErrors, profile: enProfile };
+const en = { api: enApi, auth: enAuth, common: enCommon, errors: enErrors, legal: enLegal, profile: enProfile };
 export type Texts = typeof en;
-const de: Texts = { api: deApi, auth: deAuth, common: deCommon, errors: deErrors, profile: deProfile };
+const de: Texts = { api: deApi, auth: deAuth, common: deCommon, errors: deErrors, legal: deLegal, profile: deProfile };
 
 export const TEXTS: Record<Language, Texts> = { en, de };
 
@@ -27,4 +29,9 @@ export function fill(text: string, values: Record<string, string | number>): str
 /** A text with a link inside ("I accept the <doc>EULA</doc>") as the page reads it. */
 export function withoutTags(text: string): string {
   return text.replace(/<\/?\w+>/g, '');
+}
+
+/** document.title of a page whose h1 reads `page` (src/app/page-titles.ts). */
+export function pageTitle(texts: Texts, page: string): string {
+  return fill(texts.common.pageTitle, { page });
 }

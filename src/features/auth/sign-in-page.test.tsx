@@ -8,7 +8,7 @@ import { act } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigation } from '@/lib/api-client';
 import type { UiLanguage } from '@/lib/i18n';
-import { cleanup, click, getByLabel, getByText, renderRoutes, type, waitFor } from '@/testing/render';
+import { cleanup, click, getByLabel, getByText, renderRoutes, select, type, waitFor } from '@/testing/render';
 import { SignInPage } from './sign-in-page';
 
 const FAILED_EN =
@@ -250,5 +250,24 @@ describe('SignInPage', () => {
     await waitFor(() => expect(saved).toEqual(['de']));
     expect(i18n.language).toBe('de');
     expect(queryClient.getQueryData<{ data: { lang: string } }>(getGetProfileQueryKey())?.data.lang).toBe('de');
+    // Used up: the next sign-in in this tab follows the profile again.
+    expect(sessionStorage.getItem('signInLanguage')).toBeNull();
+  });
+
+  it('keeps a language chosen on the page over a reload of the page', async () => {
+    const answer = getSignInResponseMock();
+    answer.data.profile.lang = 'en';
+    signInAnswers(() => HttpResponse.json(answer));
+    server.use(http.post('*/user/profile', () => HttpResponse.json({ status: 'Success', data: { ...answer.data.profile, lang: 'de' } })));
+    const first = await renderSignIn();
+    await select(first.container.querySelector('select')!, 'de');
+    cleanup();
+
+    const { router, i18n, email, password, submit } = await renderSignIn('de');
+    await type(email, 'physician@clinic.example');
+    await type(password, 'secret');
+    await click(submit);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(i18n.language).toBe('de');
   });
 });

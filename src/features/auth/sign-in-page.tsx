@@ -15,7 +15,7 @@ import { useNotify } from '@/components/notifications';
 import { PageSpinner } from '@/components/page-spinner';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { ApiError } from '@/lib/api-client';
-import { getToken } from '@/lib/auth-storage';
+import { getToken, readStorage, removeStorage, writeStorage } from '@/lib/auth-storage';
 import { startSession } from '@/lib/session';
 import { toUiLanguage, type UiLanguage } from '@/lib/i18n';
 import {
@@ -36,9 +36,20 @@ function showFieldErrors(error: ApiError, setError: UseFormSetError<SignInFormIn
 }
 
 /**
- * A language chosen on this page wins over the one saved in the profile, and is saved to it: the profile's
- * language only applies when the user made no choice here.
+ * A language chosen on this page (kept for the tab, so a reload keeps it too) wins over the one saved in
+ * the profile, and is saved to it: the profile's language only applies when the user made no choice here.
  */
+const CHOSEN_LANGUAGE_KEY = 'signInLanguage';
+
+function useChosenLanguage(): [UiLanguage | undefined, (language: UiLanguage) => void, () => void] {
+  const [chosen, setChosen] = useState(() => toUiLanguage(readStorage('sessionStorage', CHOSEN_LANGUAGE_KEY)));
+  const choose = (language: UiLanguage) => {
+    writeStorage('sessionStorage', CHOSEN_LANGUAGE_KEY, language);
+    setChosen(language);
+  };
+  return [chosen, choose, () => removeStorage('sessionStorage', CHOSEN_LANGUAGE_KEY)];
+}
+
 function useProfileLanguage(): (profile: Profile, chosen: UiLanguage | undefined) => Profile {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -80,7 +91,7 @@ export function SignInPage() {
   const { t, i18n } = useTranslation(['auth', 'common']);
   const alreadySignedIn = useAlreadySignedIn();
   const profileLanguage = useProfileLanguage();
-  const [chosenLanguage, setChosenLanguage] = useState<UiLanguage>();
+  const [chosenLanguage, setChosenLanguage, forgetChosenLanguage] = useChosenLanguage();
   const validationMessage = useValidationMessage();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -103,6 +114,7 @@ export function SignInPage() {
         // Nothing cached for a previous user may leak into this session.
         startSession(queryClient, token, remember ?? true);
         const signedIn = profileLanguage(profile, chosenLanguage);
+        forgetChosenLanguage();
         queryClient.setQueryData(getGetProfileQueryOptions().queryKey, { status: 'Success', data: signedIn });
         const language = toUiLanguage(signedIn.lang);
         if (language) void i18n.changeLanguage(language);
