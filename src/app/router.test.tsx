@@ -168,6 +168,7 @@ describe('signed-in areas', () => {
     profileAnswers(getGetProfileResponseMock());
     const { container } = await renderRoutes(routes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
+    expect(document.title).toBe('Patients – Macula Planner');
 
     const saved: { lang: FormDataEntryValue | null; language: string | null }[] = [];
     server.use(
@@ -180,6 +181,7 @@ describe('signed-in areas', () => {
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
 
     await waitFor(() => expect(h1(container)).toBe('Patienten'));
+    expect(document.title).toBe('Patienten – Macula Planner');
     expect(container.querySelector('header')?.textContent).toContain('Ärztin/Arzt');
     expect(localStorage.getItem('i18nextLng')).toBe('de');
     expect(localStorage.getItem('savedPreference')).toBe('de');
@@ -212,10 +214,18 @@ describe('signed-in areas', () => {
       '/physician/list',
     ]);
 
+    // The first load leaves the focus alone; the skip link comes first.
+    expect(document.activeElement).toBe(document.body);
+    expect(container.querySelector('a')?.textContent).toBe('Skip to main content');
+
     await openUserMenu(container);
     await click(getByText(document.body, 'a, button, [role="menuitem"]', 'Profile settings'));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile-settings'));
+    // A route change puts the focus on the new page's heading.
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Profile settings'));
+    expect(document.activeElement?.tagName).toBe('H1');
+    expect(document.title).toBe('Profile settings – Macula Planner');
   });
 
   it('shows the saved avatar in the user menu button, the user icon without one', async () => {
