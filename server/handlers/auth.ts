@@ -18,14 +18,16 @@ import { hashPassword, verifyPassword } from '../security/password-hash';
 import { policyFor } from '../security/policy';
 import {
   accountKey,
-  ACCOUNT_RULE,
   addressKey,
-  ADDRESS_RULE,
   assertNotThrottled,
+  clearAccountFailures,
   clearFailures,
   failAndSlowDown,
+  isKnownAddress,
   lockedFor,
+  pairKey,
   recordFailure,
+  signInKeys,
   throttled,
   type ThrottleRule,
 } from '../security/throttle';
@@ -112,17 +114,17 @@ export function authHandlers(ctx: AppContext): Handlers {
   const signIn: Handler<{ Body: SignInRequest }> = async (request) => {
     const { email, password } = request.body;
     const remember = request.body.remember ?? true;
-    const keys: [string, ThrottleRule][] = [
-      [accountKey(email), ACCOUNT_RULE],
-      [addressKey(request.ip), ADDRESS_RULE],
-    ];
-    const lockedSeconds = await lockedFor(ctx, keys.map(([key]) => key));
+    const user = await findUserByEmail(email);
+    // Where the account signed in before, only its own failures from there can hold it back: colleagues
+    // behind the clinic's shared address are not locked out by someone else's guesses.
+    const knownAddress = await isKnownAddress(ctx, user?.id ?? null, request.ip);
+    const keys = signInKeys(email, request.ip, knownAddress);
+    const lockedSeconds = await lockedFor(ctx, keys.check);
     if (lockedSeconds > 0) {
       await audit(ctx.db, request, { action: 'signIn', outcome: 'denied', detail: { reason: 'throttled' } });
       throw throttled(lockedSeconds);
     }
 
-    const user = await findUserByEmail(email);
     // The hash is checked whatever the account's state, so that answers take the same time.
     const passwordOk = await verifyPassword(user?.password_hash ?? null, password);
     if (!user || !passwordOk || user.status !== 'active') {
@@ -134,11 +136,13 @@ export function authHandlers(ctx: AppContext): Handlers {
         targetId: user?.id,
         detail: { reason: !user ? 'unknown_account' : !passwordOk ? 'wrong_password' : `status_${user.status}` },
       });
-      await failAndSlowDown(ctx, keys);
+      await failAndSlowDown(ctx, keys.count);
       throw invalidCredentials();
     }
 
-    await clearFailures(ctx, accountKey(email));
+    // The account's own count from this address starts again; its count over all addresses does not, or
+    // one success would reset guessing spread over many addresses.
+    await clearFailures(ctx, pairKey(email, request.ip));
     const now = ctx.clock.now();
     const session = await createSession(ctx, user, { remember, ip: request.ip, userAgent: userAgentOf(request) });
     await ctx.db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', user.id).execute();
@@ -254,8 +258,8 @@ export function authHandlers(ctx: AppContext): Handlers {
       return true;
     });
     if (!used) throw resetInvalid();
-    // A successful reset unlocks the account.
-    await clearFailures(ctx, accountKey(link.email));
+    // A successful reset unlocks the account, from every address.
+    await clearAccountFailures(ctx, link.email);
     await audit(ctx.db, request, {
       action: 'resetConfirmation',
       outcome: 'success',

@@ -1,8 +1,15 @@
-// Slowing and refusing repeated failures (sign-in, current-password checks, reset requests), per key:
-// `account:<lower e-mail>` and `ip:<address>`. Each key counts failures in a window; at the limit the key
-// is locked (429 with Retry-After) until the lock time has passed. Failures before the lock are slowed by
-// a short growing delay. State lives in the `throttles` table, so several server instances share it and
-// a restart does not forget it. All times come from the context clock.
+// Slowing and refusing repeated failures (sign-in, current-password checks, reset requests), per key.
+// Sign-in guessing is counted three ways, so that nobody can lock colleagues out and no account can be
+// guessed at leisure (the policy: docs/deployment.md, "Sign-in throttling"):
+// - `login:<e-mail>|<address>`, one account from one address: a person mistyping, or someone guessing
+//   one account from one place. Locks with back-off, and only that account from that address.
+// - `account:<e-mail>`, one account from anywhere: guessing spread over many addresses.
+// - `ip:<address>`, any accounts from one address: password spraying.
+// The last two lock only addresses the account has never signed in from: the clinic's staff at their
+// usual (often shared) address keep signing in while a stranger's guesses are held back.
+// Locks grow by back-off (1, 2, 4, 8, 15 minutes) instead of one long wall. Failures before a lock are
+// slowed by a short growing delay. State lives in the `throttles` table, so several server instances
+// share it and a restart does not forget it. All times come from the context clock.
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
@@ -10,19 +17,66 @@ import { HttpError } from '../http/errors';
 export interface ThrottleRule {
   /** Failures within the window that lock the key. */
   limit: number;
+  /** Failures are counted from the first one for this long, then the count starts again. */
   windowMs: number;
+  /** The lock (without back-off), or the longest lock (with back-off). */
   lockMs: number;
+  /** Back-off: the first lock, doubled by each further failure up to `lockMs`; a lock that ends keeps the count. */
+  backoffMs?: number;
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
-/** Wrong passwords for one account: 10 within 15 minutes lock it for 15 minutes. */
-export const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
-/** Wrong passwords from one address (any accounts): 30 within 15 minutes. */
-export const ADDRESS_RULE: ThrottleRule = { limit: 30, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
+/** One account from one address: 5 wrong passwords, then locks of 1, 2, 4, 8, 15 minutes. */
+export const PAIR_RULE: ThrottleRule = { limit: 5, windowMs: HOUR, lockMs: 15 * MINUTE, backoffMs: MINUTE };
+/** One account from any addresses: 10 wrong passwords, then the same back-off (for unknown addresses). */
+export const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowMs: HOUR, lockMs: 15 * MINUTE, backoffMs: MINUTE };
+/** Any accounts from one address: 30 wrong passwords, then the same back-off (for accounts new to it). */
+export const ADDRESS_RULE: ThrottleRule = { limit: 30, windowMs: HOUR, lockMs: 15 * MINUTE, backoffMs: MINUTE };
+/** How long a successful sign-in makes its address known for the account. */
+export const KNOWN_ADDRESS_MS = 90 * DAY;
 
-export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
+const normalEmail = (email: string) => email.trim().toLowerCase();
+export const accountKey = (email: string) => `account:${normalEmail(email)}`;
 export const addressKey = (ip: string) => `ip:${ip}`;
+export const pairKey = (email: string, ip: string) => `login:${normalEmail(email)}|${ip}`;
+
+/** How long the n-th failure locks a key under `rule` (0 below its limit). */
+export function lockMsFor(rule: ThrottleRule, failures: number): number {
+  if (failures < rule.limit) return 0;
+  if (!rule.backoffMs) return rule.lockMs;
+  return Math.min(rule.backoffMs * 2 ** Math.min(failures - rule.limit, 20), rule.lockMs);
+}
+
+/** A user id no account has (the same query runs whether an account exists or not). */
+const NO_USER = '00000000-0000-0000-0000-000000000000';
+
+/** The account has signed in from this address within KNOWN_ADDRESS_MS. */
+export async function isKnownAddress(ctx: AppContext, userId: string | null, ip: string): Promise<boolean> {
+  const since = new Date(ctx.clock.now().getTime() - KNOWN_ADDRESS_MS);
+  const row = await ctx.db
+    .selectFrom('auth_sessions')
+    .select('id')
+    .where('user_id', '=', userId ?? NO_USER)
+    .where('ip', '=', ip)
+    .where('created_at', '>', since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The keys a sign-in attempt is checked against and counted for. */
+export function signInKeys(email: string, ip: string, knownAddress: boolean): { check: string[]; count: [string, ThrottleRule][] } {
+  const count: [string, ThrottleRule][] = [
+    [pairKey(email, ip), PAIR_RULE],
+    [accountKey(email), ACCOUNT_RULE],
+    [addressKey(ip), ADDRESS_RULE],
+  ];
+  // Every failure counts on all three; from an address the account knows only its own pair can hold it back.
+  return { check: knownAddress ? [pairKey(email, ip)] : count.map(([key]) => key), count };
+}
 
 /** Failures before the first delay, the delay step and its cap. */
 const FREE_FAILURES = 3;
@@ -39,11 +93,13 @@ export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export function throttled(retryAfterSeconds: number): HttpError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
   return new HttpError(
     429,
     'auth.throttled',
-    'auth.throttled',
-    { minutes: Math.max(1, Math.ceil(seconds / 60)) },
+    // Back-off locks start at one minute: "in 1 minute", not "in 1 minutes".
+    minutes === 1 ? 'auth.throttled_minute' : 'auth.throttled',
+    { minutes },
     {},
     { retryAfter: seconds },
     { 'Retry-After': String(seconds) },
@@ -78,7 +134,11 @@ export async function recordFailure(ctx: AppContext, key: string, rule: Throttle
   const now = ctx.clock.now();
   const windowStart = new Date(now.getTime() - rule.windowMs);
   // One statement, so concurrent failures for the same key are all counted.
-  const restart = sql<boolean>`(throttles.window_started_at <= ${windowStart} or (throttles.locked_until is not null and throttles.locked_until <= ${now}))`;
+  // Without back-off a lock that has ended starts a new count; with back-off the count goes on, so the
+  // next failure locks for longer.
+  const restart = rule.backoffMs
+    ? sql<boolean>`(throttles.window_started_at <= ${windowStart})`
+    : sql<boolean>`(throttles.window_started_at <= ${windowStart} or (throttles.locked_until is not null and throttles.locked_until <= ${now}))`;
   const row = await ctx.db
     .insertInto('throttles')
     .values({ key, failures: 1, window_started_at: now, locked_until: null })
@@ -93,10 +153,11 @@ export async function recordFailure(ctx: AppContext, key: string, rule: Throttle
     .executeTakeFirstOrThrow();
   await pruneNowAndThen(ctx);
   const failures = Number(row.failures);
-  if (failures >= rule.limit) {
+  const lockMs = lockMsFor(rule, failures);
+  if (lockMs > 0) {
     await ctx.db
       .updateTable('throttles')
-      .set({ locked_until: new Date(now.getTime() + rule.lockMs) })
+      .set({ locked_until: new Date(now.getTime() + lockMs) })
       .where('key', '=', key)
       .execute();
   }
@@ -130,6 +191,15 @@ async function pruneNowAndThen(ctx: AppContext): Promise<void> {
 /** Forgets the failures of `key` (after a success). */
 export async function clearFailures(ctx: AppContext, key: string): Promise<void> {
   await ctx.db.deleteFrom('throttles').where('key', '=', key).execute();
+}
+
+/** Forgets an account's failures from everywhere (after a password reset). */
+export async function clearAccountFailures(ctx: AppContext, email: string): Promise<void> {
+  const pairs = pairKey(email, '').replace(/[\\%_]/g, (c) => `\\${c}`);
+  await ctx.db
+    .deleteFrom('throttles')
+    .where((eb) => eb.or([eb('key', '=', accountKey(email)), eb('key', 'like', `${pairs}%`)]))
+    .execute();
 }
 
 /**
