@@ -33,7 +33,9 @@ function decodedPath(pathname: string): string | null {
 
 function isServable(pathname: string): boolean {
   const path = decodedPath(pathname);
-  return path !== null && !SOURCE_MAP.test(path);
+  // A folder (`/`) is no file: with pre-compressed files beside index.html and no accepted encoding,
+  // @fastify/send answered `/` with a 403 turned 500. The page fallback sends index.html instead.
+  return path !== null && !SOURCE_MAP.test(path) && !path.endsWith('/');
 }
 
 /**
