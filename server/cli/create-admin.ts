@@ -190,6 +190,7 @@ async function main(argv: string[]): Promise<number> {
       db,
       clock: systemClock,
       mailer: {
+        ...mailer,
         async send(message) {
           sent.push(message);
           await mailer.send(message);

@@ -56,8 +56,6 @@ const RESET_ADDRESS_RULE: ThrottleRule = { limit: 20, windowMs: 15 * MINUTE, loc
 const RESET_MAIL_RULE: ThrottleRule = { limit: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
-/** A user id no account has: the statements of a reset request without an account touch no row. */
-const NO_USER = '00000000-0000-0000-0000-000000000000';
 
 const invalidCredentials = () => unauthorized('auth.invalid_credentials', 'auth.invalid_credentials');
 const inviteNotFound = () => new HttpError(404, 'invite.not_found', 'invite.not_found');
@@ -181,48 +179,45 @@ export function authHandlers(ctx: AppContext): Handlers {
     await recordFailure(ctx, ipKey, RESET_ADDRESS_RULE);
     const answer = done(translate(request.lang, 'reset.requested'));
 
-    // From here on a request does the same work whether the address has an account or not (the same
-    // queries, a token made and hashed, one transaction, one audit row), and the e-mail goes out after
-    // the answer: neither the answer nor its time tells which addresses have accounts. The e-mail limit
-    // is kept per address asked for, so it too behaves alike for addresses without an account.
+    // A request does the same work before its answer whether the address has an account or not (the
+    // same queries and one audit row); the link and its e-mail are made after the answer. Neither the
+    // answer nor its time tells which addresses have accounts. The e-mail limit is kept per address asked
+    // for, so it too behaves alike for addresses without an account.
     const mailKey = `reset:${accountKey(request.body.email)}`;
     const mailAllowed = (await lockedFor(ctx, [mailKey])) === 0;
     if (mailAllowed) await recordFailure(ctx, mailKey, RESET_MAIL_RULE);
     const found = await findUserByEmail(request.body.email);
     const user = found?.status === 'active' ? found : null;
-    const now = ctx.clock.now();
-    const token = newToken();
-    const tokenHash = hashToken(token);
-    const expiresAt = new Date(now.getTime() + RESET_LINK_MS);
-    const issued = await ctx.db.transaction().execute(async (tx) => {
-      const sending = user !== null && mailAllowed;
-      // A throttled request leaves the link sent before it working (and revokes nobody's without an account).
-      await revokeOpenLinks(tx, [sending ? user.id : NO_USER], now, 'reset');
-      if (!sending) return false;
-      await tx
-        .insertInto('user_tokens')
-        .values({ user_id: user.id, kind: 'reset', token_hash: tokenHash, created_at: now, expires_at: expiresAt })
-        .execute();
-      return true;
-    });
+    const sending = user !== null && mailAllowed;
     await audit(ctx.db, request, {
       action: 'resetPassword',
-      outcome: issued ? 'success' : user ? 'denied' : 'failure',
+      outcome: sending ? 'success' : user ? 'denied' : 'failure',
       clinicId: user?.clinic_id ?? null,
       targetType: user ? 'user' : undefined,
       targetId: user?.id,
-      ...(issued ? {} : { detail: { reason: user ? 'throttled' : 'no_active_account' } }),
+      ...(sending ? {} : { detail: { reason: user ? 'throttled' : 'no_active_account' } }),
     });
-    if (issued && user) {
-      // The e-mail goes out in the user's own language (the one the profile chose).
-      const lang = user.lang === 'de' ? 'de' : 'en';
-      const link = `${ctx.config.publicUrl}/new-password?token=${encodeURIComponent(token)}`;
-      const params = { name: `${user.first_name} ${user.last_name}`.trim(), link, minutes: RESET_LINK_MS / MINUTE };
-      void ctx.mailer
-        .send({ to: user.email, subject: translate(lang, 'mail.reset.subject', params), text: translate(lang, 'mail.reset.body', params) })
-        // The answer is gone already, the same as for an unknown address; the fault is logged.
-        .catch((error: unknown) => request.log.error({ err: error }, 'reset e-mail could not be sent'));
-    }
+    if (!sending || !user) return answer;
+    void ctx.mailer
+      .sendLater(async () => {
+        const now = ctx.clock.now();
+        const token = newToken();
+        const expiresAt = new Date(now.getTime() + RESET_LINK_MS);
+        await ctx.db.transaction().execute(async (tx) => {
+          await revokeOpenLinks(tx, [user.id], now, 'reset');
+          await tx
+            .insertInto('user_tokens')
+            .values({ user_id: user.id, kind: 'reset', token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
+            .execute();
+        });
+        // The e-mail goes out in the user's own language (the one the profile chose).
+        const lang = user.lang === 'de' ? 'de' : 'en';
+        const link = `${ctx.config.publicUrl}/new-password?token=${encodeURIComponent(token)}`;
+        const params = { name: `${user.first_name} ${user.last_name}`.trim(), link, minutes: RESET_LINK_MS / MINUTE };
+        return { to: user.email, subject: translate(lang, 'mail.reset.subject', params), text: translate(lang, 'mail.reset.body', params) };
+      })
+      // The answer is gone already, the same as for an unknown address; the fault is logged.
+      .catch((error: unknown) => request.log.error({ err: error }, 'reset link or e-mail failed'));
     return answer;
   };
 

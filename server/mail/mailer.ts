@@ -13,6 +13,11 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /**
+   * Prepares and sends a message after the caller's answer (null: nothing to send). Used where an answer
+   * must not wait for work that only some requests do (a reset link for an existing account).
+   */
+  sendLater(prepare: () => Promise<MailMessage | null>): Promise<void>;
   /** Resolves once every message handed over so far is delivered or has failed (e-mails sent after an answer). */
   settled?(): Promise<void>;
 }
@@ -48,14 +53,21 @@ function outboxMailer(outboxDir: string, log: (message: string) => void): (messa
 /** Keeps the messages in flight, so that `settled` can wait for those sent after an answer. */
 function tracked(deliver: (message: MailMessage) => Promise<void>): Mailer {
   const inFlight = new Set<Promise<void>>();
+  const track = (delivery: Promise<void>) => {
+    inFlight.add(delivery);
+    const forget = () => void inFlight.delete(delivery);
+    delivery.then(forget, forget);
+    return delivery;
+  };
   return {
-    send(message) {
-      const delivery = deliver(message);
-      inFlight.add(delivery);
-      const forget = () => void inFlight.delete(delivery);
-      delivery.then(forget, forget);
-      return delivery;
-    },
+    send: (message) => track(deliver(message)),
+    sendLater: (prepare) =>
+      track(
+        // A turn of the event loop first, so that the answer is written before the work starts.
+        new Promise<void>((resolve) => setImmediate(resolve))
+          .then(prepare)
+          .then((message) => (message ? deliver(message) : undefined)),
+      ),
     async settled() {
       await Promise.allSettled([...inFlight]);
     },
