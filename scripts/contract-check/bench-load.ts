@@ -24,14 +24,21 @@ function rssMiB(pid: number): number | null {
   }
 }
 
-/** The server's own process: the reference server spawns tsx, which runs the server in a child. */
-function serverPid(launcherPid: number): number {
+/** The launcher and every process below it (tsx runs the server in a child, which has helpers of its own). */
+function processTree(pid: number): number[] {
+  let children: number[] = [];
   try {
-    const children = execFileSync('pgrep', ['-P', String(launcherPid)]).toString().trim().split('\n').filter(Boolean).map(Number);
-    return children.length ? serverPid(children[0]) : launcherPid;
+    children = execFileSync('pgrep', ['-P', String(pid)]).toString().trim().split('\n').filter(Boolean).map(Number);
   } catch {
-    return launcherPid;
+    // pgrep exits 1 when there are none.
   }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** The server's memory: resident memory summed over its process tree. */
+function treeRssMiB(pid: number): number | null {
+  const values = processTree(pid).map(rssMiB).filter((v): v is number => v !== null);
+  return values.length ? values.reduce((a, b) => a + b, 0) : null;
 }
 
 async function json(url: string, init: RequestInit): Promise<{ status: number; body: unknown }> {
@@ -46,7 +53,9 @@ async function main(): Promise<number> {
       login: { type: 'string', multiple: true, default: [] },
       duration: { type: 'string', default: '600' },
       rate: { type: 'string', default: '200' },
-      connections: { type: 'string', default: '20' },
+      // Enough connections that a slow answer does not hold back the rate (autocannon sends one request at a
+      // time per connection).
+      connections: { type: 'string', default: '64' },
       port: { type: 'string', default: '8099' },
     },
   });
@@ -103,17 +112,19 @@ async function main(): Promise<number> {
       },
     ];
 
-    const pid = server ? serverPid(server.pid) : null;
-    const rssStart = pid ? rssMiB(pid) : null;
+    const pid = server?.pid ?? null;
+    const rssStart = pid ? treeRssMiB(pid) : null;
     console.log(`Load: ${rate} requests/s for ${duration} s over ${connections} connections against ${base} (mix of ${requests.length} requests)`);
     const result = await autocannon({ url: base, connections, duration, overallRate: rate, timeout: 10, requests });
-    const rssEnd = pid ? rssMiB(pid) : null;
+    const rssEnd = pid ? treeRssMiB(pid) : null;
     const mib = (v: number | null) => (v === null ? 'n/a (not a local server started by the benchmark)' : `${v.toFixed(0)} MiB`);
     const statuses = Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code} ×${count}`).join(', ');
-    console.log(`requests: ${result.requests.total} in ${result.duration.toFixed(0)} s (${(result.requests.total / result.duration).toFixed(1)}/s); statuses: ${statuses}`);
+    const achieved = result.requests.total / result.duration;
+    console.log(`requests: ${result.requests.total} in ${result.duration.toFixed(0)} s (${achieved.toFixed(1)}/s of ${rate}/s asked); statuses: ${statuses}`);
+    if (achieved < rate * 0.95) console.log(`the server did not keep up: ${achieved.toFixed(1)} requests/s instead of ${rate}`);
     console.log(`errors: ${result.errors} (timeouts ${result.timeouts}), non-2xx: ${result.non2xx}`);
     console.log(`latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
-    console.log(`server RSS: start ${mib(rssStart)}, end ${mib(rssEnd)}`);
+    console.log(`server RSS (its process tree): start ${mib(rssStart)}, end ${mib(rssEnd)}`);
     return result.errors || result.non2xx ? 1 : 0;
   } finally {
     await server?.stop();

@@ -168,6 +168,10 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
     } catch {
       parsed = null;
     }
+    // The sign-in itself is judged like every other answer.
+    if (sent.answer) {
+      record(signIn, `sign-in as ${role}`, { method: 'POST', target: signIn.path, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"email":"…","password":"…"}') }, sent.answer.status, judge(signIn, 'conforming', sent.answer, validatorFor), '');
+    }
     const token = findString(parsed, 'token');
     if (!sent.answer || sent.answer.status !== 200 || !token) {
       throw new Error(`sign-in as ${role} (${login.email}) failed: ${sent.answer ? `${sent.answer.status} ${sent.answer.body.subarray(0, 200).toString()}` : sent.error}`);
