@@ -9,7 +9,9 @@ import openapiGlue from 'fastify-openapi-glue';
 import { forRouting, loadContract, operationsOf } from './contract';
 import type { AppContext } from './context';
 import { allHandlers } from './handlers';
-import { HttpError, installErrorHandling } from './http/errors';
+import { answerConnectionError } from './http/connection-errors';
+import { HttpError, installErrorHandling, notFound, sendError } from './http/errors';
+import { installBodyRules } from './http/request-bodies';
 import { installSecurityHeaders } from './http/security-headers';
 import { installCompression, installSpa, spaPageFallback } from './http/serving';
 import type { Handler } from './http/handler';
@@ -18,6 +20,7 @@ import { languageOf, type Lang } from './i18n';
 import { startWorker, type Worker } from './jobs/worker';
 import { authenticate, authorize } from './security/authenticate';
 import { examProcessing } from './services/exam-processing';
+import type { StagedFile } from './files';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,6 +54,21 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     logController: new LogController({ disableRequestLogging: options.requestLogging === false }),
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: ctx.config.trustProxy,
+    // A request must arrive whole within the request timeout (408 after it) and may not pause longer than
+    // the idle timeout (the connection is closed): a stalled or trickled upload holds nothing for long.
+    requestTimeout: ctx.config.requestTimeoutMs,
+    connectionTimeout: ctx.config.idleTimeoutMs,
+    // Node reads the request timeout from the server's constructor options (set later, it is ignored) and
+    // checks it every connectionsCheckingInterval (30 s by default: too coarse for short test timeouts).
+    http: {
+      requestTimeout: ctx.config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, ctx.config.requestTimeoutMs / 4)),
+    },
+    // An over-long id is no id: the contract's 404, not 414.
+    routerOptions: { maxParamLength: 4096 },
+    // A path that cannot be decoded (`%ff%fe`) names no resource.
+    frameworkErrors: (_error, request, reply) => sendError(request, reply, notFound()),
+    clientErrorHandler: answerConnectionError,
   });
   const spaDir = options.spaDir && existsSync(join(options.spaDir, 'index.html')) ? options.spaDir : null;
   installErrorHandling(app, spaPageFallback(spaDir));
@@ -66,6 +84,18 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onRequest', async (request) => {
     if (request.method === 'POST' && request.routeOptions.url === UPLOAD_ROUTE) await authenticate(ctx, request);
   });
+  // Every file staged for a request is removed once it is answered or abandoned, whatever became of it
+  // (an accepted file was moved away already). A staging still under way is waited for first.
+  const stagedUploads = new WeakMap<object, Promise<StagedFile>[]>();
+  const discardStaged = async (request: object) => {
+    const stagings = stagedUploads.get(request) ?? [];
+    stagedUploads.delete(request);
+    for (const outcome of await Promise.allSettled(stagings)) {
+      if (outcome.status === 'fulfilled') await ctx.files.discard(outcome.value);
+    }
+  };
+  app.addHook('onResponse', async (request) => discardStaged(request));
+  app.addHook('onRequestAbort', async (request) => discardStaged(request));
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
@@ -73,10 +103,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Exam files are streamed to the staging folder (hashed on the way); other files (avatars) are small.
     async onFile(part) {
       if (this.routeOptions.url === UPLOAD_ROUTE && part.fieldname === 'file') {
-        const staged = await ctx.files.stage(part.file, part.filename ?? '', () => part.file.truncated);
-        // Removed once the request is answered, whatever became of it (an accepted file was moved away).
-        this.raw.once('close', () => void ctx.files.discard(staged));
-        (part as { value?: unknown }).value = staged;
+        const staging = ctx.files.stage(part.file, part.filename ?? '', () => part.file.truncated);
+        stagedUploads.set(this, [...(stagedUploads.get(this) ?? []), staging]);
+        (part as { value?: unknown }).value = await staging;
       } else {
         (part as { value?: unknown }).value = await part.toBuffer();
       }
@@ -84,6 +113,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   const contract = loadContract();
+  installBodyRules(app, contract, ctx.config.bodyLimit);
   const worker = options.jobs === false ? null : startWorker(ctx, { 'treatment.process': examProcessing(ctx) }, {
     leaseMs: ctx.config.jobLeaseMs,
     log: (message, error) => app.log.warn({ err: error }, message),

@@ -15,6 +15,13 @@ export interface Config {
   bodyLimit: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (throttling, audit). */
   trustProxy: boolean;
+  /**
+   * Longest time a request may take to arrive whole (an exam upload over a slow clinic link included); after
+   * it the connection is answered 408 and closed. Also the age after which a staged upload is surely stale.
+   */
+  requestTimeoutMs: number;
+  /** Longest pause in a request's bytes (a stalled upload) before the connection is closed. */
+  idleTimeoutMs: number;
   /** How long a background job stays claimed without its worker renewing it (a dead process's job is taken over after this). */
   jobLeaseMs: number;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
@@ -92,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer(env, 'MAX_UPLOAD_MB', 100, 1, 2048) * 1024 * 1024,
     trustProxy: flag(env, 'TRUST_PROXY'),
     jobLeaseMs: integer(env, 'JOB_LEASE_SECONDS', 60, 2, 3600) * 1000,
+    // 100 MB at 1 Mbit/s takes about 14 minutes.
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 900, 1, 86_400) * 1000,
+    idleTimeoutMs: integer(env, 'IDLE_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     logLevel: choice(env, 'LOG_LEVEL', LOG_LEVELS) ?? 'info',
     logFormat: choice(env, 'LOG_FORMAT', ['pretty', 'json'] as const),
     jobPauseMs: production ? 0 : integer(env, 'MACULA_FAULT_JOB_PAUSE_MS', 0, 0, 600_000),

@@ -13,8 +13,6 @@ import { createMailer } from './mail/mailer';
 import { releaseOrphans } from './jobs/queue';
 import { isDatabaseEmpty, seedDemo } from './seed/demo';
 
-// Uploads staged longer ago than this were left by a process that stopped mid-request.
-const STAGING_MAX_AGE_MS = 60 * 60 * 1000;
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -56,7 +54,9 @@ async function main(): Promise<void> {
   };
   // Embedded PGlite belongs to this process alone: jobs left running were held by a process that is gone.
   if (kind === 'pglite') await releaseOrphans(db);
-  await ctx.files.sweepStaging(STAGING_MAX_AGE_MS);
+  // No request lasts longer than the request timeout: a staged upload older than that was left by a process
+  // that stopped mid-upload (another instance's upload in flight is younger).
+  await ctx.files.sweepStaging(config.requestTimeoutMs);
   let demo = null;
   if (!config.production && (await isDatabaseEmpty(db))) demo = await seedDemo(ctx);
 

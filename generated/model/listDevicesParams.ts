@@ -8,8 +8,9 @@ import type { ListDevicesStatus } from './listDevicesStatus';
 
 export type ListDevicesParams = {
 /**
- * Page number, starting at 1.
+ * Page number, starting at 1 (a page after the last one is empty).
  * @minimum 1
+ * @maximum 1000000
  */
 page?: PageParameter;
 /**

@@ -7,8 +7,9 @@ import type { NotificationCategory } from './notificationCategory';
 
 export type ListNotificationsParams = {
 /**
- * Page number, starting at 1.
+ * Page number, starting at 1 (a page after the last one is empty).
  * @minimum 1
+ * @maximum 1000000
  */
 page?: PageParameter;
 /**

@@ -6,8 +6,9 @@ import type { PerPageParameter } from './perPageParameter';
 
 export type ListPatientTreatmentsParams = {
 /**
- * Page number, starting at 1.
+ * Page number, starting at 1 (a page after the last one is empty).
  * @minimum 1
+ * @maximum 1000000
  */
 page?: PageParameter;
 /**

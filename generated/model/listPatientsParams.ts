@@ -10,8 +10,9 @@ import type { PatientSort } from './patientSort';
 
 export type ListPatientsParams = {
 /**
- * Page number, starting at 1.
+ * Page number, starting at 1 (a page after the last one is empty).
  * @minimum 1
+ * @maximum 1000000
  */
 page?: PageParameter;
 /**

@@ -11,8 +11,9 @@ import type { UserSort } from './userSort';
 
 export type ListUsersParams = {
 /**
- * Page number, starting at 1.
+ * Page number, starting at 1 (a page after the last one is empty).
  * @minimum 1
+ * @maximum 1000000
  */
 page?: PageParameter;
 /**

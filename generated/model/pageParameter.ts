@@ -3,6 +3,6 @@
  */
 
 /**
- * Page number, starting at 1.
+ * Page number, starting at 1 (a page after the last one is empty).
  */
 export type PageParameter = number;

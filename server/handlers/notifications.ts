@@ -9,7 +9,7 @@ import type { NotificationRead } from '../../generated/model/notificationRead';
 import type { NotificationSettings } from '../../generated/model/notificationSettings';
 import type { AppContext } from '../context';
 import type { NotificationRow } from '../db/tables';
-import { unauthorized } from '../http/errors';
+import { notFound, unauthorized } from '../http/errors';
 import type { Handler, Handlers } from '../http/handler';
 import { done, success } from '../http/handler';
 import { type Lang, translate } from '../i18n';
@@ -89,26 +89,46 @@ export function notificationsHandlers(ctx: AppContext): Handlers {
     };
   };
 
-  const markNotificationsRead: Handler<{ Body: NotificationRead | undefined }> = async (request) => {
-    const auth = caller(request);
-    let query = db
-      .updateTable('notifications')
-      .set({ read_at: ctx.clock.now() })
+  // Listed ids must all be the caller's own notifications: any other (another user's, another clinic's, a
+  // deleted one) names nothing of theirs, so the call answers 404 and changes nothing.
+  const checkOwn = async (trx: typeof db, auth: ReturnType<typeof caller>, ids: string[]) => {
+    const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
+    const own = await trx
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
       .where('user_id', '=', auth.userId)
       .where('clinic_id', '=', auth.clinicId)
-      .where('read_at', 'is', null);
+      .where('id', 'in', unique)
+      .executeTakeFirstOrThrow();
+    if (Number(own.count) !== unique.length) throw notFound();
+  };
+
+  const markNotificationsRead: Handler<{ Body: NotificationRead | undefined }> = async (request) => {
+    const auth = caller(request);
     const ids = request.body?.ids;
-    if (ids) query = query.where('id', 'in', ids);
-    await query.execute();
+    await db.transaction().execute(async (trx) => {
+      if (ids) await checkOwn(trx, auth, ids);
+      let query = trx
+        .updateTable('notifications')
+        .set({ read_at: ctx.clock.now() })
+        .where('user_id', '=', auth.userId)
+        .where('clinic_id', '=', auth.clinicId)
+        .where('read_at', 'is', null);
+      if (ids) query = query.where('id', 'in', ids);
+      await query.execute();
+    });
     return done(translate(request.lang, 'notifications.read'));
   };
 
   const deleteNotifications: Handler<{ Body: NotificationDelete | undefined }> = async (request) => {
     const auth = caller(request);
-    let query = db.deleteFrom('notifications').where('user_id', '=', auth.userId).where('clinic_id', '=', auth.clinicId);
     const ids = request.body?.ids;
-    if (ids) query = query.where('id', 'in', ids);
-    await query.execute();
+    await db.transaction().execute(async (trx) => {
+      if (ids) await checkOwn(trx, auth, ids);
+      let query = trx.deleteFrom('notifications').where('user_id', '=', auth.userId).where('clinic_id', '=', auth.clinicId);
+      if (ids) query = query.where('id', 'in', ids);
+      await query.execute();
+    });
     return done(translate(request.lang, 'notifications.deleted'));
   };
 

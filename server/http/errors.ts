@@ -98,11 +98,14 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: H
   });
 }
 
+const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of |Part terminated early|Malformed (part header|urlencoded form))/;
+
 function fromFastify(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): HttpError {
   // A malformed id in the path names no resource: not found, as the contract documents for {id} paths.
   if (error.validation && error.validationContext === 'params') return notFound();
   if (error.validation) {
-    const fields: Record<string, MessageKey[]> = {};
+    // Field names come from the client (`constructor`, `__proto__`): no inherited member may answer for one.
+    const fields: Record<string, MessageKey[]> = Object.create(null);
     for (const item of error.validation) {
       const field = fieldOf(item, error.validationContext);
       const key = keyFor(item);
@@ -114,6 +117,7 @@ function fromFastify(error: FastifyError & { validation?: AjvError[]; validation
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new HttpError(415, 'request.unsupported_type', 'request.unsupported_type');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(413, 'request.too_large', 'request.too_large');
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_PARTS_LIMIT':
     case 'FST_FILES_LIMIT':
@@ -123,8 +127,14 @@ function fromFastify(error: FastifyError & { validation?: AjvError[]; validation
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+    case 'FST_PROTO_VIOLATION':
+    case 'FST_MP_PREMATURE_CLOSE':
       return badRequest();
   }
+  // The multipart reader (busboy) throws plain errors on a body it cannot read: no or a wrong boundary,
+  // a malformed part header, a body that ends before the closing boundary.
+  if (!error.code && MALFORMED_MULTIPART.test(error.message ?? '')) return badRequest();
   if (error.statusCode === 401) return unauthorized();
   if (error.statusCode === 404) return notFound();
   if (error instanceof SyntaxError || error.statusCode === 400) return badRequest();
@@ -145,8 +155,14 @@ export function installErrorHandling(
     // The contract router wraps security-handler failures; their own errors are kept in `errors`.
     const wrapped = (raw as { errors?: unknown[] }).errors?.find((e): e is HttpError => e instanceof HttpError);
     const error = raw instanceof HttpError ? raw : (wrapped ?? fromFastify(raw as FastifyError));
-    if (error.statusCode >= 500) request.log.error({ err: raw }, 'unexpected failure');
-    return sendError(request, reply, error);
+    if (error.statusCode >= 500 && error.statusCode !== 501) request.log.error({ err: raw }, 'unexpected failure');
+    try {
+      return sendError(request, reply, error);
+    } catch (failure) {
+      // Never Fastify's own 500 format: the plainest envelope there is.
+      request.log.error({ err: failure }, 'error envelope failed');
+      return reply.code(500).type('application/json').send(JSON.stringify({ status: 'Error', message: 'Unexpected error', code: 'server.unexpected' }));
+    }
   });
   app.setNotFoundHandler((request, reply) => pageFallback?.(request, reply) ?? sendError(request, reply, notFound()));
 }

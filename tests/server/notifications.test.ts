@@ -133,7 +133,7 @@ describe('listNotifications', () => {
 });
 
 describe('markNotificationsRead', () => {
-  it('marks the listed own notifications; other users’ ids are ignored', async () => {
+  it('marks the listed own notifications; another user’s or clinic’s ids answer 404 and change nothing', async () => {
     const me = await staff('clinic_physicians');
     const other = await staff('clinic_physicians');
     const foreign = await staff('clinic_physicians', clinicB);
@@ -143,9 +143,14 @@ describe('markNotificationsRead', () => {
     const mine = (await list(me.token)).body.data;
     const theirs = (await list(other.token)).body.data;
     const foreigners = (await list(foreign.token)).body.data;
+    for (const ids of [[mine[0].id, theirs[0].id], [mine[0].id, foreigners[0].id]]) {
+      const refused = await server.call('POST', '/notifications/read', { token: me.token, json: { ids } });
+      expect(refused.status).toBe(404);
+    }
+    expect((await list(me.token)).body.meta.unread).toBe(3);
     const answer = await server.call<{ message: string }>('POST', '/notifications/read', {
       token: me.token,
-      json: { ids: [mine[0].id, theirs[0].id, foreigners[0].id] },
+      json: { ids: [mine[0].id] },
     });
     expect(answer.status).toBe(200);
     expect(answer.body.message).toBe('Notifications marked as read');
@@ -177,7 +182,10 @@ describe('deleteNotifications', () => {
     await raiseSome(other.id);
     const mine = (await list(me.token)).body.data;
     const theirs = (await list(other.token)).body.data;
-    const answer = await server.call<{ message: string }>('DELETE', '/notifications', { token: me.token, json: { ids: [mine[0].id, theirs[0].id] } });
+    const refused = await server.call('DELETE', '/notifications', { token: me.token, json: { ids: [mine[0].id, theirs[0].id] } });
+    expect(refused.status).toBe(404);
+    expect((await list(me.token)).body.meta.total).toBe(3);
+    const answer = await server.call<{ message: string }>('DELETE', '/notifications', { token: me.token, json: { ids: [mine[0].id] } });
     expect(answer.status).toBe(200);
     expect(answer.body.message).toBe('Notifications deleted');
     expect((await list(me.token)).body.data.map((n) => n.id)).toEqual([mine[1].id, mine[2].id]);

@@ -57,6 +57,10 @@ import type {
 } from '../../model/messageEnvelope';
 
 import type {
+  PayloadTooLargeResponse
+} from '../../model/payloadTooLargeResponse';
+
+import type {
   ResetConfirmation
 } from '../../model/resetConfirmation';
 
@@ -83,6 +87,10 @@ import type {
 import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
+
+import type {
+  UnsupportedMediaTypeResponse
+} from '../../model/unsupportedMediaTypeResponse';
 
 import type {
   ValidationFailedResponse
@@ -209,7 +217,7 @@ export const acceptInvite = (
   
 
 
-export const getAcceptInviteMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
+export const getAcceptInviteMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptInvite>>, TError,{data: BodyType<AcceptInvite>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof acceptInvite>>, TError,{data: BodyType<AcceptInvite>}, TContext> => {
 
@@ -236,12 +244,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AcceptInviteMutationResult = NonNullable<Awaited<ReturnType<typeof acceptInvite>>>
     export type AcceptInviteMutationBody = BodyType<AcceptInvite>
-    export type AcceptInviteMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>
+    export type AcceptInviteMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>
 
     /**
  * @summary Accept an invitation and set the password
  */
-export const useAcceptInvite = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
+export const useAcceptInvite = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof acceptInvite>>, TError,{data: BodyType<AcceptInvite>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof acceptInvite>>,
@@ -274,7 +282,7 @@ export const signIn = (
   
 
 
-export const getSignInMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>,
+export const getSignInMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signIn>>, TError,{data: BodyType<SignInRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof signIn>>, TError,{data: BodyType<SignInRequest>}, TContext> => {
 
@@ -301,12 +309,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SignInMutationResult = NonNullable<Awaited<ReturnType<typeof signIn>>>
     export type SignInMutationBody = BodyType<SignInRequest>
-    export type SignInMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>
+    export type SignInMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse>
 
     /**
  * @summary Sign in
  */
-export const useSignIn = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>,
+export const useSignIn = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof signIn>>, TError,{data: BodyType<SignInRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof signIn>>,
@@ -402,7 +410,7 @@ export const resetPassword = (
   
 
 
-export const getResetPasswordMutationOptions = <TError = ErrorType<BadRequestResponse | ValidationFailedResponse | TooManyRequestsResponse>,
+export const getResetPasswordMutationOptions = <TError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>}, TContext> => {
 
@@ -429,12 +437,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof resetPassword>>>
     export type ResetPasswordMutationBody = BodyType<ResetPasswordRequest>
-    export type ResetPasswordMutationError = ErrorType<BadRequestResponse | ValidationFailedResponse | TooManyRequestsResponse>
+    export type ResetPasswordMutationError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse>
 
     /**
  * @summary Request a password reset e-mail
  */
-export const useResetPassword = <TError = ErrorType<BadRequestResponse | ValidationFailedResponse | TooManyRequestsResponse>,
+export const useResetPassword = <TError = ErrorType<BadRequestResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetPassword>>, TError,{data: BodyType<ResetPasswordRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetPassword>>,
@@ -560,7 +568,7 @@ export const resetConfirmation = (
   
 
 
-export const getResetConfirmationMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getResetConfirmationMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetConfirmation>>, TError,{data: BodyType<ResetConfirmation>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof resetConfirmation>>, TError,{data: BodyType<ResetConfirmation>}, TContext> => {
 
@@ -587,12 +595,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ResetConfirmationMutationResult = NonNullable<Awaited<ReturnType<typeof resetConfirmation>>>
     export type ResetConfirmationMutationBody = BodyType<ResetConfirmation>
-    export type ResetConfirmationMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type ResetConfirmationMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Set a new password from a reset link
  */
-export const useResetConfirmation = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useResetConfirmation = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof resetConfirmation>>, TError,{data: BodyType<ResetConfirmation>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof resetConfirmation>>,

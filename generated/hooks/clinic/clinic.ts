@@ -49,6 +49,10 @@ import type {
 } from '../../model/listDevicesParams';
 
 import type {
+  PayloadTooLargeResponse
+} from '../../model/payloadTooLargeResponse';
+
+import type {
   SecuritySettings
 } from '../../model/securitySettings';
 
@@ -59,6 +63,10 @@ import type {
 import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
+
+import type {
+  UnsupportedMediaTypeResponse
+} from '../../model/unsupportedMediaTypeResponse';
 
 import type {
   ValidationFailedResponse
@@ -184,7 +192,7 @@ export const updateClinicSettings = (
   
 
 
-export const getUpdateClinicSettingsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const getUpdateClinicSettingsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext> => {
 
@@ -211,12 +219,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateClinicSettingsMutationResult = NonNullable<Awaited<ReturnType<typeof updateClinicSettings>>>
     export type UpdateClinicSettingsMutationBody = BodyType<SecuritySettings>
-    export type UpdateClinicSettingsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
+    export type UpdateClinicSettingsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>
 
     /**
  * @summary Change the security settings
  */
-export const useUpdateClinicSettings = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const useUpdateClinicSettings = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateClinicSettings>>,
@@ -249,7 +257,7 @@ export const forceResetPassword = (
   
 
 
-export const getForceResetPasswordMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const getForceResetPasswordMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forceResetPassword>>, TError,{data: BodyType<ForceResetPassword>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof forceResetPassword>>, TError,{data: BodyType<ForceResetPassword>}, TContext> => {
 
@@ -276,12 +284,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ForceResetPasswordMutationResult = NonNullable<Awaited<ReturnType<typeof forceResetPassword>>>
     export type ForceResetPasswordMutationBody = BodyType<ForceResetPassword>
-    export type ForceResetPasswordMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
+    export type ForceResetPasswordMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>
 
     /**
  * @summary Force a password reset
  */
-export const useForceResetPassword = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const useForceResetPassword = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof forceResetPassword>>, TError,{data: BodyType<ForceResetPassword>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof forceResetPassword>>,

@@ -37,6 +37,10 @@ import type {
 } from '../../model/messageEnvelope';
 
 import type {
+  NotFoundResponse
+} from '../../model/notFoundResponse';
+
+import type {
   NotificationDelete
 } from '../../model/notificationDelete';
 
@@ -57,8 +61,16 @@ import type {
 } from '../../model/notificationSettingsResponse';
 
 import type {
+  PayloadTooLargeResponse
+} from '../../model/payloadTooLargeResponse';
+
+import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
+
+import type {
+  UnsupportedMediaTypeResponse
+} from '../../model/unsupportedMediaTypeResponse';
 
 import type {
   ValidationFailedResponse
@@ -166,7 +178,7 @@ export function useListNotifications<TData = Awaited<ReturnType<typeof listNotif
 
 
 /**
- * Deletes the listed notifications of the caller; without `ids` (or without a body) deletes all of them. Ids that are not the caller's notifications are ignored.
+ * Deletes the listed notifications of the caller; without `ids` (or without a body) deletes all of them. Ids that are not the caller's own notifications (another user's, another clinic's, deleted ones) answer 404 and nothing is changed.
  * @summary Delete own notifications
  */
 export const deleteNotifications = (
@@ -184,7 +196,7 @@ export const deleteNotifications = (
   
 
 
-export const getDeleteNotificationsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const getDeleteNotificationsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteNotifications>>, TError,{data: BodyType<NotificationDelete>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteNotifications>>, TError,{data: BodyType<NotificationDelete>}, TContext> => {
 
@@ -211,12 +223,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteNotificationsMutationResult = NonNullable<Awaited<ReturnType<typeof deleteNotifications>>>
     export type DeleteNotificationsMutationBody = BodyType<NotificationDelete>
-    export type DeleteNotificationsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
+    export type DeleteNotificationsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Delete own notifications
  */
-export const useDeleteNotifications = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const useDeleteNotifications = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteNotifications>>, TError,{data: BodyType<NotificationDelete>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteNotifications>>,
@@ -230,7 +242,7 @@ export const useDeleteNotifications = <TError = ErrorType<BadRequestResponse | U
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Marks the listed notifications of the caller as read; without `ids` (or without a body) marks all of them ("Mark all as read"). Ids that are not the caller's notifications are ignored.
+ * Marks the listed notifications of the caller as read; without `ids` (or without a body) marks all of them ("Mark all as read"). Ids that are not the caller's own notifications (another user's, another clinic's, deleted ones) answer 404 and nothing is changed.
  * @summary Mark own notifications as read
  */
 export const markNotificationsRead = (
@@ -249,7 +261,7 @@ export const markNotificationsRead = (
   
 
 
-export const getMarkNotificationsReadMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const getMarkNotificationsReadMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markNotificationsRead>>, TError,{data: BodyType<NotificationRead>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof markNotificationsRead>>, TError,{data: BodyType<NotificationRead>}, TContext> => {
 
@@ -276,12 +288,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type MarkNotificationsReadMutationResult = NonNullable<Awaited<ReturnType<typeof markNotificationsRead>>>
     export type MarkNotificationsReadMutationBody = BodyType<NotificationRead>
-    export type MarkNotificationsReadMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
+    export type MarkNotificationsReadMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Mark own notifications as read
  */
-export const useMarkNotificationsRead = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const useMarkNotificationsRead = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof markNotificationsRead>>, TError,{data: BodyType<NotificationRead>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof markNotificationsRead>>,
@@ -406,7 +418,7 @@ export const updateNotificationSettings = (
   
 
 
-export const getUpdateNotificationSettingsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const getUpdateNotificationSettingsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateNotificationSettings>>, TError,{data: BodyType<NotificationSettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateNotificationSettings>>, TError,{data: BodyType<NotificationSettings>}, TContext> => {
 
@@ -433,12 +445,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateNotificationSettingsMutationResult = NonNullable<Awaited<ReturnType<typeof updateNotificationSettings>>>
     export type UpdateNotificationSettingsMutationBody = BodyType<NotificationSettings>
-    export type UpdateNotificationSettingsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>
+    export type UpdateNotificationSettingsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Change the own notification settings
  */
-export const useUpdateNotificationSettings = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ValidationFailedResponse>,
+export const useUpdateNotificationSettings = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateNotificationSettings>>, TError,{data: BodyType<NotificationSettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateNotificationSettings>>,

@@ -89,6 +89,10 @@ import type {
 } from '../../model/patientUpdate';
 
 import type {
+  PayloadTooLargeResponse
+} from '../../model/payloadTooLargeResponse';
+
+import type {
   TreatmentComparisonResponse
 } from '../../model/treatmentComparisonResponse';
 
@@ -99,6 +103,10 @@ import type {
 import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
+
+import type {
+  UnsupportedMediaTypeResponse
+} from '../../model/unsupportedMediaTypeResponse';
 
 import type {
   ValidationFailedResponse
@@ -225,7 +233,7 @@ export const createPatient = (
   
 
 
-export const getCreatePatientMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const getCreatePatientMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext> => {
 
@@ -252,12 +260,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreatePatientMutationResult = NonNullable<Awaited<ReturnType<typeof createPatient>>>
     export type CreatePatientMutationBody = BodyType<PatientCreate>
-    export type CreatePatientMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
+    export type CreatePatientMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>
 
     /**
  * @summary Add a new patient
  */
-export const useCreatePatient = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>,
+export const useCreatePatient = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createPatient>>,
@@ -289,7 +297,7 @@ export const deletePatients = (
   
 
 
-export const getDeletePatientsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
+export const getDeletePatientsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePatients>>, TError,{data: BodyType<IdList>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deletePatients>>, TError,{data: BodyType<IdList>}, TContext> => {
 
@@ -316,12 +324,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeletePatientsMutationResult = NonNullable<Awaited<ReturnType<typeof deletePatients>>>
     export type DeletePatientsMutationBody = BodyType<IdList>
-    export type DeletePatientsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>
+    export type DeletePatientsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Erase several patients for good
  */
-export const useDeletePatients = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
+export const useDeletePatients = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deletePatients>>, TError,{data: BodyType<IdList>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deletePatients>>,
@@ -354,7 +362,7 @@ export const bulkUpdatePatients = (
   
 
 
-export const getBulkUpdatePatientsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>,
+export const getBulkUpdatePatientsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bulkUpdatePatients>>, TError,{data: BodyType<PatientBulkUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof bulkUpdatePatients>>, TError,{data: BodyType<PatientBulkUpdate>}, TContext> => {
 
@@ -381,12 +389,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type BulkUpdatePatientsMutationResult = NonNullable<Awaited<ReturnType<typeof bulkUpdatePatients>>>
     export type BulkUpdatePatientsMutationBody = BodyType<PatientBulkUpdate>
-    export type BulkUpdatePatientsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>
+    export type BulkUpdatePatientsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Archive, unarchive or restore several patients
  */
-export const useBulkUpdatePatients = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | ValidationFailedResponse>,
+export const useBulkUpdatePatients = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PatientTransitionError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bulkUpdatePatients>>, TError,{data: BodyType<PatientBulkUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bulkUpdatePatients>>,
@@ -512,7 +520,7 @@ export const updatePatient = (
   
 
 
-export const getUpdatePatientMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
+export const getUpdatePatientMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePatient>>, TError,{id: string;data: BodyType<PatientUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updatePatient>>, TError,{id: string;data: BodyType<PatientUpdate>}, TContext> => {
 
@@ -539,12 +547,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdatePatientMutationResult = NonNullable<Awaited<ReturnType<typeof updatePatient>>>
     export type UpdatePatientMutationBody = BodyType<PatientUpdate>
-    export type UpdatePatientMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>
+    export type UpdatePatientMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Edit a patient
  */
-export const useUpdatePatient = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ValidationFailedResponse>,
+export const useUpdatePatient = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updatePatient>>, TError,{id: string;data: BodyType<PatientUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updatePatient>>,
@@ -640,7 +648,7 @@ export const requestPatientDeletion = (
   
 
 
-export const getRequestPatientDeletionMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getRequestPatientDeletionMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestPatientDeletion>>, TError,{id: string;data: BodyType<PatientDeletionRequestBody>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof requestPatientDeletion>>, TError,{id: string;data: BodyType<PatientDeletionRequestBody>}, TContext> => {
 
@@ -667,12 +675,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type RequestPatientDeletionMutationResult = NonNullable<Awaited<ReturnType<typeof requestPatientDeletion>>>
     export type RequestPatientDeletionMutationBody = BodyType<PatientDeletionRequestBody>
-    export type RequestPatientDeletionMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type RequestPatientDeletionMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Request deletion of a patient
  */
-export const useRequestPatientDeletion = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useRequestPatientDeletion = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof requestPatientDeletion>>, TError,{id: string;data: BodyType<PatientDeletionRequestBody>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof requestPatientDeletion>>,

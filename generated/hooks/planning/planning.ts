@@ -57,12 +57,24 @@ import type {
 } from '../../model/notFoundResponse';
 
 import type {
+  NotImplementedResponse
+} from '../../model/notImplementedResponse';
+
+import type {
+  PayloadTooLargeResponse
+} from '../../model/payloadTooLargeResponse';
+
+import type {
   PlanResponse
 } from '../../model/planResponse';
 
 import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
+
+import type {
+  UnsupportedMediaTypeResponse
+} from '../../model/unsupportedMediaTypeResponse';
 
 import { apiClient } from '../../../src/lib/api-client';
 import type { ErrorType , BodyType } from '../../../src/lib/api-client';
@@ -185,7 +197,7 @@ export const saveExclusionZones = (
   
 
 
-export const getSaveExclusionZonesMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const getSaveExclusionZonesMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext> => {
 
@@ -212,12 +224,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveExclusionZonesMutationResult = NonNullable<Awaited<ReturnType<typeof saveExclusionZones>>>
     export type SaveExclusionZonesMutationBody = BodyType<ExclusionZonesInput>
-    export type SaveExclusionZonesMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
+    export type SaveExclusionZonesMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
 
     /**
  * @summary Confirm the exclusion zones
  */
-export const useSaveExclusionZones = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const useSaveExclusionZones = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveExclusionZones>>,
@@ -251,7 +263,7 @@ export const saveMaculaGrid = (
   
 
 
-export const getSaveMaculaGridMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const getSaveMaculaGridMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext> => {
 
@@ -278,12 +290,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveMaculaGridMutationResult = NonNullable<Awaited<ReturnType<typeof saveMaculaGrid>>>
     export type SaveMaculaGridMutationBody = BodyType<MaculaGridInput>
-    export type SaveMaculaGridMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
+    export type SaveMaculaGridMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
 
     /**
  * @summary Confirm the macula grid
  */
-export const useSaveMaculaGrid = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const useSaveMaculaGrid = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveMaculaGrid>>,
@@ -317,7 +329,7 @@ export const saveBrightness = (
   
 
 
-export const getSaveBrightnessMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const getSaveBrightnessMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext> => {
 
@@ -344,12 +356,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveBrightnessMutationResult = NonNullable<Awaited<ReturnType<typeof saveBrightness>>>
     export type SaveBrightnessMutationBody = BodyType<BrightnessInput>
-    export type SaveBrightnessMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
+    export type SaveBrightnessMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
 
     /**
  * @summary Confirm the brightness-adapted powers
  */
-export const useSaveBrightness = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const useSaveBrightness = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveBrightness>>,
@@ -383,7 +395,7 @@ export const saveFinalAdjustments = (
   
 
 
-export const getSaveFinalAdjustmentsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const getSaveFinalAdjustmentsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext> => {
 
@@ -410,12 +422,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveFinalAdjustmentsMutationResult = NonNullable<Awaited<ReturnType<typeof saveFinalAdjustments>>>
     export type SaveFinalAdjustmentsMutationBody = BodyType<FinalAdjustmentsInput>
-    export type SaveFinalAdjustmentsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>
+    export type SaveFinalAdjustmentsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
 
     /**
  * @summary Save final adjustments before sign-off
  */
-export const useSaveFinalAdjustments = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse>,
+export const useSaveFinalAdjustments = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveFinalAdjustments>>,

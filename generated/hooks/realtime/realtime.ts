@@ -28,8 +28,16 @@ import type {
 } from '../../model/errorEnvelope';
 
 import type {
+  PayloadTooLargeResponse
+} from '../../model/payloadTooLargeResponse';
+
+import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
+
+import type {
+  UnsupportedMediaTypeResponse
+} from '../../model/unsupportedMediaTypeResponse';
 
 import type {
   ValidationFailedResponse
@@ -66,7 +74,7 @@ formUrlEncoded.append(`channel_name`, broadcastingAuthRequest.channel_name)
   
 
 
-export const getAuthorizeBroadcastingMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getAuthorizeBroadcastingMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeBroadcasting>>, TError,{data: BodyType<BroadcastingAuthRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof authorizeBroadcasting>>, TError,{data: BodyType<BroadcastingAuthRequest>}, TContext> => {
 
@@ -93,12 +101,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type AuthorizeBroadcastingMutationResult = NonNullable<Awaited<ReturnType<typeof authorizeBroadcasting>>>
     export type AuthorizeBroadcastingMutationBody = BodyType<BroadcastingAuthRequest>
-    export type AuthorizeBroadcastingMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type AuthorizeBroadcastingMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Authorise a realtime channel
  */
-export const useAuthorizeBroadcasting = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useAuthorizeBroadcasting = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof authorizeBroadcasting>>, TError,{data: BodyType<BroadcastingAuthRequest>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof authorizeBroadcasting>>,

@@ -53,6 +53,14 @@ import type {
 } from '../../model/notFoundResponse';
 
 import type {
+  NotImplementedResponse
+} from '../../model/notImplementedResponse';
+
+import type {
+  PayloadTooLargeResponse
+} from '../../model/payloadTooLargeResponse';
+
+import type {
   SignOffInput
 } from '../../model/signOffInput';
 
@@ -79,6 +87,10 @@ import type {
 import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
+
+import type {
+  UnsupportedMediaTypeResponse
+} from '../../model/unsupportedMediaTypeResponse';
 
 import type {
   UploadTreatment409
@@ -284,7 +296,7 @@ export const updateTreatment = (
   
 
 
-export const getUpdateTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>,
+export const getUpdateTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext> => {
 
@@ -311,12 +323,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateTreatmentMutationResult = NonNullable<Awaited<ReturnType<typeof updateTreatment>>>
     export type UpdateTreatmentMutationBody = BodyType<TreatmentUpdate>
-    export type UpdateTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>
+    export type UpdateTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse | NotImplementedResponse>
 
     /**
  * @summary Change a session's details
  */
-export const useUpdateTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>,
+export const useUpdateTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateTreatment>>,
@@ -412,7 +424,7 @@ export const confirmTreatment = (
   
 
 
-export const getConfirmTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>,
+export const getConfirmTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext> => {
 
@@ -439,12 +451,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ConfirmTreatmentMutationResult = NonNullable<Awaited<ReturnType<typeof confirmTreatment>>>
     export type ConfirmTreatmentMutationBody = BodyType<SignOffInput>
-    export type ConfirmTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>
+    export type ConfirmTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse | NotImplementedResponse>
 
     /**
  * @summary Sign off the plan
  */
-export const useConfirmTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>,
+export const useConfirmTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof confirmTreatment>>,
@@ -478,7 +490,7 @@ export const reportTreatmentIssue = (
   
 
 
-export const getReportTreatmentIssueMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getReportTreatmentIssueMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext> => {
 
@@ -505,12 +517,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ReportTreatmentIssueMutationResult = NonNullable<Awaited<ReturnType<typeof reportTreatmentIssue>>>
     export type ReportTreatmentIssueMutationBody = BodyType<IssueReportInput>
-    export type ReportTreatmentIssueMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type ReportTreatmentIssueMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | NotImplementedResponse>
 
     /**
  * @summary Report an issue with a session
  */
-export const useReportTreatmentIssue = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useReportTreatmentIssue = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | NotImplementedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof reportTreatmentIssue>>,
@@ -657,7 +669,7 @@ export const getDownloadParameterSetQueryKey = (id?: string,) => {
     }
 
     
-export const getDownloadParameterSetQueryOptions = <TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export const getDownloadParameterSetQueryOptions = <TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -676,10 +688,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type DownloadParameterSetQueryResult = NonNullable<Awaited<ReturnType<typeof downloadParameterSet>>>
-export type DownloadParameterSetQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>
+export type DownloadParameterSetQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
 
 
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadParameterSet>>,
@@ -689,7 +701,7 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadParameterSet>>,
@@ -699,7 +711,7 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -707,7 +719,7 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
  * @summary Download the parameter set
  */
 
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

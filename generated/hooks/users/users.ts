@@ -65,6 +65,10 @@ import type {
 } from '../../model/unauthorizedResponse';
 
 import type {
+  UnsupportedMediaTypeResponse
+} from '../../model/unsupportedMediaTypeResponse';
+
+import type {
   UserBulkUpdate
 } from '../../model/userBulkUpdate';
 
@@ -298,7 +302,7 @@ export const deleteUsers = (
   
 
 
-export const getDeleteUsersMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getDeleteUsersMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUsers>>, TError,{data: BodyType<IdList>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof deleteUsers>>, TError,{data: BodyType<IdList>}, TContext> => {
 
@@ -325,12 +329,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type DeleteUsersMutationResult = NonNullable<Awaited<ReturnType<typeof deleteUsers>>>
     export type DeleteUsersMutationBody = BodyType<IdList>
-    export type DeleteUsersMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type DeleteUsersMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Delete several staff users
  */
-export const useDeleteUsers = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useDeleteUsers = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof deleteUsers>>, TError,{data: BodyType<IdList>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof deleteUsers>>,
@@ -363,7 +367,7 @@ export const bulkUpdateUsers = (
   
 
 
-export const getBulkUpdateUsersMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getBulkUpdateUsersMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bulkUpdateUsers>>, TError,{data: BodyType<UserBulkUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof bulkUpdateUsers>>, TError,{data: BodyType<UserBulkUpdate>}, TContext> => {
 
@@ -390,12 +394,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type BulkUpdateUsersMutationResult = NonNullable<Awaited<ReturnType<typeof bulkUpdateUsers>>>
     export type BulkUpdateUsersMutationBody = BodyType<UserBulkUpdate>
-    export type BulkUpdateUsersMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type BulkUpdateUsersMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Change the status of several staff users
  */
-export const useBulkUpdateUsers = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useBulkUpdateUsers = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof bulkUpdateUsers>>, TError,{data: BodyType<UserBulkUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof bulkUpdateUsers>>,

@@ -96,11 +96,12 @@ export const stopRenewPasswordResponse = zod.object({
  * The laser systems of the clinic as shown in /admin/devices, with the status of their sync app (RUNNING is shown as Online, CONNECTION_FAILED as Offline). Devices are registered by the sync app, not through this API. `search` matches device id, optical head id, camera and description.
  * @summary List the clinic's devices
  */
-export const listDevicesQueryPageDefault = 1;export const listDevicesQueryPerPageDefault = 20;
+export const listDevicesQueryPageDefault = 1;
+export const listDevicesQueryPageMax = 1000000;export const listDevicesQueryPerPageDefault = 20;
 export const listDevicesQueryPerPageMax = 100;export const listDevicesQuerySearchMax = 100;
 
 export const listDevicesQueryParams = zod.strictObject({
-  "page": zod.number().min(1).default(listDevicesQueryPageDefault).describe('Page number, starting at 1.'),
+  "page": zod.number().min(1).max(listDevicesQueryPageMax).default(listDevicesQueryPageDefault).describe('Page number, starting at 1 (a page after the last one is empty).'),
   "perPage": zod.number().min(1).max(listDevicesQueryPerPageMax).default(listDevicesQueryPerPageDefault).describe('Items per page.'),
   "search": zod.string().max(listDevicesQuerySearchMax).optional().describe('Free-text search (case-insensitive, matched against names and, for staff, e-mail).'),
   "status": zod.enum(['online', 'offline']).optional().describe('Only online (sync app RUNNING) or offline (CONNECTION_FAILED) devices.')

@@ -8,11 +8,12 @@ import * as zod from 'zod';
  * The caller's notifications, newest first; `meta.unread` counts the unread ones over all pages (the badge). Categories: team_members (invite_accepted), patients (deletion_requested, patient_restored, patient_erased, treatment_processed), system (password_expiring) and news_and_updates. A category switched off in the settings raises no new notifications. New notifications are also pushed on the user's realtime channel. When a patient is erased, notifications naming that patient lose the name.
  * @summary List the own notifications
  */
-export const listNotificationsQueryPageDefault = 1;export const listNotificationsQueryPerPageDefault = 20;
+export const listNotificationsQueryPageDefault = 1;
+export const listNotificationsQueryPageMax = 1000000;export const listNotificationsQueryPerPageDefault = 20;
 export const listNotificationsQueryPerPageMax = 100;
 
 export const listNotificationsQueryParams = zod.strictObject({
-  "page": zod.number().min(1).default(listNotificationsQueryPageDefault).describe('Page number, starting at 1.'),
+  "page": zod.number().min(1).max(listNotificationsQueryPageMax).default(listNotificationsQueryPageDefault).describe('Page number, starting at 1 (a page after the last one is empty).'),
   "perPage": zod.number().min(1).max(listNotificationsQueryPerPageMax).default(listNotificationsQueryPerPageDefault).describe('Items per page.'),
   "unread": zod.boolean().optional().describe('true = only unread notifications, false = only read ones; absent = all.'),
   "category": zod.enum(['system', 'team_members', 'patients', 'news_and_updates']).optional().describe('Only notifications of this category.')
@@ -43,7 +44,7 @@ export const listNotificationsResponse = zod.object({
 })
 
 /**
- * Deletes the listed notifications of the caller; without `ids` (or without a body) deletes all of them. Ids that are not the caller's notifications are ignored.
+ * Deletes the listed notifications of the caller; without `ids` (or without a body) deletes all of them. Ids that are not the caller's own notifications (another user's, another clinic's, deleted ones) answer 404 and nothing is changed.
  * @summary Delete own notifications
  */
 export const deleteNotificationsBodyIdsMax = 100;
@@ -58,7 +59,7 @@ export const deleteNotificationsResponse = zod.object({
 }).describe('Success envelope without data, used by actions.')
 
 /**
- * Marks the listed notifications of the caller as read; without `ids` (or without a body) marks all of them ("Mark all as read"). Ids that are not the caller's notifications are ignored.
+ * Marks the listed notifications of the caller as read; without `ids` (or without a body) marks all of them ("Mark all as read"). Ids that are not the caller's own notifications (another user's, another clinic's, deleted ones) answer 404 and nothing is changed.
  * @summary Mark own notifications as read
  */
 export const markNotificationsReadBodyIdsMax = 100;

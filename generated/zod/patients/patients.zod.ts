@@ -8,11 +8,12 @@ import * as zod from 'zod';
  * The patient lists. Physicians and nurses see active patients only (/physician/list): for them `status` can only be `active`, any other value answers 403. IT admins choose the list with `status` (active, deleting or archived, /admin/patient-list). `search` matches given and family name; `birthdayFrom` and `birthdayTo` (both inclusive) filter by birthday; `planStatus` by the plan status of the latest session (`in_planning` means the same as `planning`). Sorted by `sort`, by default the latest session first (`-latestSessionDate`; patients without sessions last).
  * @summary List patients
  */
-export const listPatientsQueryPageDefault = 1;export const listPatientsQueryPerPageDefault = 20;
+export const listPatientsQueryPageDefault = 1;
+export const listPatientsQueryPageMax = 1000000;export const listPatientsQueryPerPageDefault = 20;
 export const listPatientsQueryPerPageMax = 100;export const listPatientsQuerySearchMax = 100;
 
 export const listPatientsQueryParams = zod.strictObject({
-  "page": zod.number().min(1).default(listPatientsQueryPageDefault).describe('Page number, starting at 1.'),
+  "page": zod.number().min(1).max(listPatientsQueryPageMax).default(listPatientsQueryPageDefault).describe('Page number, starting at 1 (a page after the last one is empty).'),
   "perPage": zod.number().min(1).max(listPatientsQueryPerPageMax).default(listPatientsQueryPerPageDefault).describe('Items per page.'),
   "search": zod.string().max(listPatientsQuerySearchMax).optional().describe('Free-text search (case-insensitive, matched against names and, for staff, e-mail).'),
   "birthdayFrom": zod.iso.date().optional().describe('Earliest birthday (inclusive), YYYY-MM-DD.'),
@@ -237,11 +238,12 @@ export const requestPatientDeletionResponse = zod.object({
  * **Addition.** The sessions on the patient card, newest first, with plan status, step, lock, "Modified" and "Error Detected" (`error`) for each. Active patients only (others answer 404).
  * @summary List a patient's sessions
  */
-export const listPatientTreatmentsQueryPageDefault = 1;export const listPatientTreatmentsQueryPerPageDefault = 20;
+export const listPatientTreatmentsQueryPageDefault = 1;
+export const listPatientTreatmentsQueryPageMax = 1000000;export const listPatientTreatmentsQueryPerPageDefault = 20;
 export const listPatientTreatmentsQueryPerPageMax = 100;
 
 export const listPatientTreatmentsQueryParams = zod.strictObject({
-  "page": zod.number().min(1).default(listPatientTreatmentsQueryPageDefault).describe('Page number, starting at 1.'),
+  "page": zod.number().min(1).max(listPatientTreatmentsQueryPageMax).default(listPatientTreatmentsQueryPageDefault).describe('Page number, starting at 1 (a page after the last one is empty).'),
   "perPage": zod.number().min(1).max(listPatientTreatmentsQueryPerPageMax).default(listPatientTreatmentsQueryPerPageDefault).describe('Items per page.')
 })
 

@@ -1,0 +1,114 @@
+// Request bodies by the contract: an operation's declared media types are the only ones it reads. A JSON
+// call sent as text, form, XML or without a Content-Type answers 415 before its body is read; a call that
+// takes no body ignores one, whatever its type (many HTTP clients send `Content-Type: application/json`
+// on every request); a declared Content-Length over the limit answers 413 at once. Parsed values that no
+// column can hold (NUL characters, numbers beyond floating point) are refused as field errors.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { operationsOf } from '../contract';
+import type { MessageKey } from '../i18n';
+import { isStagedFile } from '../files';
+import { HttpError, badRequest, invalid } from './errors';
+
+/** Route key as Fastify names it: `POST /api/patients/:id`. */
+const routeKey = (method: string, url: string | undefined) => `${method} ${url ?? ''}`;
+
+/** The request body media types each route takes (absent: the operation takes no body). */
+export function declaredBodyTypes(contract: Record<string, unknown>, prefix: string): Map<string, string[]> {
+  const paths = contract.paths as Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>;
+  const types = new Map<string, string[]>();
+  for (const { method, path } of operationsOf(contract)) {
+    const content = paths[path][method.toLowerCase()].requestBody?.content;
+    if (content) types.set(routeKey(method, `${prefix}${path.replace(/\{(\w+)\}/g, ':$1')}`), Object.keys(content));
+  }
+  return types;
+}
+
+const mediaTypeOf = (header: string | undefined) => header?.split(';')[0].trim().toLowerCase() || null;
+
+const hasBody = (request: FastifyRequest) => {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+};
+
+export function unsupportedType(expected: string[]): HttpError {
+  return new HttpError(415, 'request.unsupported_type', 'request.content_type', { expected: expected.join(', ') });
+}
+
+export function installBodyRules(app: FastifyInstance, contract: Record<string, unknown>, bodyLimit: number): void {
+  const bodyTypes = declaredBodyTypes(contract, '/api');
+  const typesOf = (request: FastifyRequest) => bodyTypes.get(routeKey(request.method, request.routeOptions.url));
+
+  app.addHook('onRequest', async (request) => {
+    const declaredLength = Number(request.headers['content-length'] ?? 0);
+    if (declaredLength > bodyLimit) {
+      const code = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' ? 'upload.too_large' : 'request.too_large';
+      // The client is still sending what will never be read: closing tells it to stop.
+      throw new HttpError(413, code, code, {}, {}, {}, { Connection: 'close' });
+    }
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const expected = typesOf(request);
+    if (!expected) {
+      // Nothing to read: the catch-all parser below takes the bytes and drops them.
+      delete request.raw.headers['content-type'];
+      return;
+    }
+    const type = mediaTypeOf(request.headers['content-type']);
+    if (type ? !expected.includes(type) : hasBody(request)) throw unsupportedType(expected);
+  });
+
+  // Answered before its body arrived (refused at once, not signed in): what is still on its way will
+  // never be read, so the connection closes and the client stops sending.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.raw.complete) reply.header('Connection', 'close');
+    return payload;
+  });
+
+  // JSON as Fastify reads it (prototype poisoning refused), but an empty body is no body.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (!String(body).trim()) return done(null, undefined);
+    return json(request, String(body), done);
+  });
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', (request, _payload, done) => {
+    const expected = typesOf(request);
+    done(expected ? unsupportedType(expected) : null, undefined);
+  });
+
+  app.addHook('preValidation', async (request) => {
+    // A multipart body in which no part could be found (a wrong boundary) is unreadable, not empty.
+    const body = request.body;
+    const noParts = body === undefined || (typeof body === 'object' && body !== null && !Object.keys(body).length);
+    if (mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' && noParts && hasBody(request)) throw badRequest();
+    const fields: Record<string, MessageKey[]> = Object.create(null);
+    request.body = normalised(body, '', fields);
+    request.query = normalised(request.query, '', fields);
+    request.params = normalised(request.params, '', fields);
+    if (Object.keys(fields).length) throw invalid(fields);
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The value as the services take it: ids (UUIDs, case-insensitive by RFC 9562) in small letters, as the
+ * database returns them. Fields holding what no column can take (a NUL character, a number beyond
+ * floating point) are collected as field errors.
+ */
+function normalised(value: unknown, path: string, fields: Record<string, MessageKey[]>): unknown {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) fields[path || 'body'] = ['validation.control_characters'];
+    return UUID.test(value) ? value.toLowerCase() : value;
+  }
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) fields[path || 'body'] = ['validation.number'];
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((item, index) => normalised(item, path ? `${path}.${index}` : String(index), fields));
+  if (value && typeof value === 'object' && !Buffer.isBuffer(value) && !isStagedFile(value)) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = normalised(record[key], path ? `${path}.${key}` : key, fields);
+  }
+  return value;
+}
