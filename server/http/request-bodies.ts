@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationsOf } from '../contract';
 import type { MessageKey } from '../i18n';
 import { isStagedFile } from '../files';
-import { HttpError, badRequest, invalid } from './errors';
+import { HttpError, badRequest, invalid, notFound } from './errors';
 
 /** Route key as Fastify names it: `POST /api/patients/:id`. */
 const routeKey = (method: string, url: string | undefined) => `${method} ${url ?? ''}`;
@@ -84,8 +84,11 @@ export function installBodyRules(app: FastifyInstance, contract: Record<string, 
     const fields: Record<string, MessageKey[]> = Object.create(null);
     request.body = normalised(body, '', fields);
     request.query = normalised(request.query, '', fields);
-    request.params = normalised(request.params, '', fields);
     if (Object.keys(fields).length) throw invalid(fields);
+    // A path segment no column can hold names no resource.
+    const pathFields: Record<string, MessageKey[]> = Object.create(null);
+    request.params = normalised(request.params, '', pathFields);
+    if (Object.keys(pathFields).length) throw notFound();
   });
 }
 

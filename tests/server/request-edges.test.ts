@@ -216,7 +216,7 @@ describe('paths, ids and query strings (defect 13)', () => {
   });
 
   it('answers undecodable percent-escapes in a path with a 404 envelope', async () => {
-    for (const path of ['/patients/%ff%fe', '/treatments/%ff%fe/plan', '/users/%c0%af']) {
+    for (const path of ['/patients/%ff%fe', '/treatments/%ff%fe/plan', '/users/%c0%af', '/patients/%00', `/treatments/${UUID}%00/plan`]) {
       const answer = await server.call('GET', path, { token: physician.token });
       expect(answer.status, path).toBe(404);
       expect(answer.body).toMatchObject({ status: 'Error' });
