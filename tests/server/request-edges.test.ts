@@ -255,6 +255,18 @@ describe('paths, ids and query strings (defect 13)', () => {
     expect(form.status).toBe(422);
   });
 
+  it('answers half a surrogate pair in a text field with 422, and a body nested beyond any of the contract with 400', async () => {
+    const auth = await server.call<{ errors: Record<string, string[]> }>('POST', '/broadcasting/auth', {
+      token: physician.token,
+      json: { socket_id: '1.2', channel_name: 'private-\ud800' },
+      lang: 'de',
+    });
+    expect(auth.status).toBe(422);
+    expect(auth.body.errors.channel_name).toEqual(['Dieser Wert enthält unzulässige Zeichen.']);
+    const nested = await server.call('POST', '/sign-in', { body: `${'['.repeat(5000)}${']'.repeat(5000)}`, headers: { 'Content-Type': 'application/json' } });
+    expect(nested.status).toBe(400);
+  });
+
   it('answers another user’s or clinic’s notification ids with 404 and changes nothing', async () => {
     const me = await staff('clinic_physicians');
     const foreignClinic = await createClinic(server.db, 'Augenklinik Anderswo');
