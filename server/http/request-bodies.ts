@@ -13,15 +13,24 @@ import { HttpError, badRequest, invalid, notFound } from './errors';
 /** Route key as Fastify names it: `POST /api/patients/:id`. */
 const routeKey = (method: string, url: string | undefined) => `${method} ${url ?? ''}`;
 
-/** The request body media types each route takes (absent: the operation takes no body). */
-export function declaredBodyTypes(contract: Record<string, unknown>, prefix: string): Map<string, string[]> {
-  const paths = contract.paths as Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>;
-  const types = new Map<string, string[]>();
+interface DeclaredBody {
+  /** Media types the operation reads. */
+  types: string[];
+  required: boolean;
+}
+
+/** The request body each route takes (absent: the operation takes no body). */
+export function declaredBodies(contract: Record<string, unknown>, prefix: string): Map<string, DeclaredBody> {
+  type RequestBody = { content?: Record<string, unknown>; required?: boolean };
+  const paths = contract.paths as Record<string, Record<string, { requestBody?: RequestBody }>>;
+  const bodies = new Map<string, DeclaredBody>();
   for (const { method, path } of operationsOf(contract)) {
-    const content = paths[path][method.toLowerCase()].requestBody?.content;
-    if (content) types.set(routeKey(method, `${prefix}${path.replace(/\{(\w+)\}/g, ':$1')}`), Object.keys(content));
+    const body = paths[path][method.toLowerCase()].requestBody;
+    if (!body?.content) continue;
+    const key = routeKey(method, `${prefix}${path.replace(/\{(\w+)\}/g, ':$1')}`);
+    bodies.set(key, { types: Object.keys(body.content), required: body.required === true });
   }
-  return types;
+  return bodies;
 }
 
 const mediaTypeOf = (header: string | undefined) => header?.split(';')[0].trim().toLowerCase() || null;
@@ -36,8 +45,8 @@ export function unsupportedType(expected: string[]): HttpError {
 }
 
 export function installBodyRules(app: FastifyInstance, contract: Record<string, unknown>, bodyLimit: number): void {
-  const bodyTypes = declaredBodyTypes(contract, '/api');
-  const typesOf = (request: FastifyRequest) => bodyTypes.get(routeKey(request.method, request.routeOptions.url));
+  const bodies = declaredBodies(contract, '/api');
+  const bodyOf = (request: FastifyRequest) => bodies.get(routeKey(request.method, request.routeOptions.url));
 
   app.addHook('onRequest', async (request) => {
     const declaredLength = Number(request.headers['content-length'] ?? 0);
@@ -47,14 +56,14 @@ export function installBodyRules(app: FastifyInstance, contract: Record<string, 
       throw new HttpError(413, code, code, {}, {}, {}, { Connection: 'close' });
     }
     if (request.method === 'GET' || request.method === 'HEAD') return;
-    const expected = typesOf(request);
-    if (!expected) {
+    const declared = bodyOf(request);
+    if (!declared) {
       // Nothing to read: the catch-all parser below takes the bytes and drops them.
       delete request.raw.headers['content-type'];
       return;
     }
     const type = mediaTypeOf(request.headers['content-type']);
-    if (type ? !expected.includes(type) : hasBody(request)) throw unsupportedType(expected);
+    if (type ? !declared.types.includes(type) : hasBody(request)) throw unsupportedType(declared.types);
   });
 
   // Answered before its body arrived (refused at once, not signed in): what is still on its way will
@@ -73,15 +82,14 @@ export function installBodyRules(app: FastifyInstance, contract: Record<string, 
   });
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', (request, _payload, done) => {
-    const expected = typesOf(request);
-    done(expected ? unsupportedType(expected) : null, undefined);
+    const declared = bodyOf(request);
+    done(declared ? unsupportedType(declared.types) : null, undefined);
   });
 
   app.addHook('preValidation', async (request) => {
-    // A multipart body in which no part could be found (a wrong boundary) is unreadable, not empty.
     const body = request.body;
-    const noParts = body === undefined || (typeof body === 'object' && body !== null && !Object.keys(body).length);
-    if (mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' && noParts && hasBody(request)) throw badRequest();
+    if (mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' && !multipartReadable(request)) throw badRequest();
+    if (body === undefined && bodyOf(request)?.required) throw invalid({ body: ['validation.required'] });
     const fields: Record<string, MessageKey[]> = Object.create(null);
     request.body = normalised(body, '', fields);
     request.query = normalised(request.query, '', fields);
@@ -91,6 +99,20 @@ export function installBodyRules(app: FastifyInstance, contract: Record<string, 
     request.params = normalised(request.params, '', pathFields);
     if (Object.keys(pathFields).length) throw notFound();
   });
+}
+
+/**
+ * A multipart body of no parts is only the closing delimiter (`--boundary--` and a line break). Anything
+ * longer without a part is a body written with another boundary (the reader skips it all as preamble); a
+ * body of no bytes has not even the delimiter. Both are unreadable, not empty.
+ */
+function multipartReadable(request: FastifyRequest): boolean {
+  const body = request.body;
+  const parts = body && typeof body === 'object' ? Object.keys(body).length : 0;
+  if (parts > 0 || request.headers['transfer-encoding'] !== undefined) return true;
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(request.headers['content-type'] ?? '');
+  const length = Number(request.headers['content-length'] ?? 0);
+  return boundary !== null && length > 0 && length <= (boundary[1] ?? boundary[2]).length + 8;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

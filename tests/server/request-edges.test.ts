@@ -116,6 +116,19 @@ describe('content types (defects 2 and 12)', () => {
     expect(empty.status).toBe(404);
   });
 
+  it('answers a multipart body of no bytes with 400, and one of no parts as an empty form', async () => {
+    const nurse = await staff('clinic_nurses');
+    const noBytes = await server.call('POST', `/users/${nurse.id}`, {
+      token: admin.token,
+      body: '',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+    });
+    expect(noBytes.status).toBe(400);
+    const emptyForm = await server.call('POST', '/user/profile', { token: physician.token, form: new FormData() });
+    expect(emptyForm.status).toBe(422);
+    expect(emptyForm.body).toMatchObject({ code: 'profile.nothing_to_change' });
+  });
+
   it('answers an empty JSON body where one is required with 422, never 500', async () => {
     const answer = await server.call('POST', '/patients', { token: physician.token, body: '', headers: { 'Content-Type': 'application/json' } });
     expect(answer.status).toBe(422);
