@@ -6,7 +6,7 @@ import type { Language } from './language';
 import type { ProfileFormRemoveAvatar } from './profileFormRemoveAvatar';
 
 /**
- * Multipart form for the own profile (booleans as 1 or 0).
+ * Multipart form for the own profile (booleans as 1 or 0); a field the form does not know is refused.
  */
 export interface ProfileForm {
   /**

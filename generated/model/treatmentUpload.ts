@@ -3,7 +3,7 @@
  */
 
 /**
- * NPT exam file exported by the laser (the single field `file`).
+ * NPT exam file exported by the laser (the single field `file`; another field is refused).
  */
 export interface TreatmentUpload {
   file: Blob;

@@ -45,7 +45,7 @@ export const updateProfileBody = zod.strictObject({
   "lang": zod.enum(['en', 'de']).optional().describe('UI language code.'),
   "avatar": zod.instanceof(File).optional().describe('PNG or JPEG image, at most 3 MB, checked by content.'),
   "removeAvatar": zod.enum(['0', '1']).optional()
-}).describe('Multipart form for the own profile (booleans as 1 or 0).')
+}).describe('Multipart form for the own profile (booleans as 1 or 0); a field the form does not know is refused.')
 
 export const updateProfileResponseDataEmailMax = 254;export const updateProfileResponseDataLogoutAfterSecondsMin = 60;
 

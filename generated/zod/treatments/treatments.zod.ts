@@ -16,7 +16,7 @@ export const uploadTreatmentQueryParams = zod.strictObject({
 
 export const uploadTreatmentBody = zod.strictObject({
   "file": zod.instanceof(File)
-}).describe('NPT exam file exported by the laser (the single field `file`).')
+}).describe('NPT exam file exported by the laser (the single field `file`; another field is refused).')
 
 /**
  * **Addition.** One session with its images, laser settings, plan, lock and issue report, "Modified" (`modified`: who changed a plan prepared by someone else, and when) and "Error Detected" (`error`). The wizard opens at the step that `step` maps to.

@@ -66,7 +66,7 @@ export const createUserBody = zod.strictObject({
   "avatar": zod.instanceof(File).optional().describe('PNG or JPEG image, at most 3 MB.'),
   "removeAvatar": zod.enum(['0', '1']).optional(),
   "draft": zod.enum(['0', '1']).optional()
-}).describe('Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite.').and(zod.strictObject({
+}).describe('Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite. A field the form does not know is refused (422), as in JSON bodies.').and(zod.strictObject({
 
 })).describe('Multipart form to add a staff user.')
 
@@ -150,7 +150,7 @@ export const updateUserBody = zod.strictObject({
   "avatar": zod.instanceof(File).optional().describe('PNG or JPEG image, at most 3 MB.'),
   "removeAvatar": zod.enum(['0', '1']).optional(),
   "draft": zod.enum(['0', '1']).optional()
-}).describe('Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite.')
+}).describe('Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite. A field the form does not know is refused (422), as in JSON bodies.')
 
 export const updateUserResponseDataFirstNameMax = 100;export const updateUserResponseDataLastNameMax = 100;export const updateUserResponseDataEmailMax = 254;export const updateUserResponseDataPhysicianNameMax = 200;
 
