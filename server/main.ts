@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { systemClock, type AppContext } from './context';
-import { DataDirectoryInUseError, openDatabase, pgliteDirIn } from './db/database';
+import { DataDirectoryInUseError, openConfiguredDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { createFileStore } from './files';
 import { logFormatFor, loggerOptions } from './logging';
@@ -28,11 +28,7 @@ async function main(): Promise<void> {
   }
   let opened;
   try {
-    opened = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      pgliteDir: pgliteDirIn(config.dataDir),
-      onLockWait: (message) => console.log(message),
-    });
+    opened = await openConfiguredDatabase(config);
   } catch (error) {
     if (error instanceof DataDirectoryInUseError) {
       console.error(error.message);

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../config';
 import { systemClock, type AppContext } from '../context';
-import { DataDirectoryInUseError, openDatabase, pgliteDirIn } from '../db/database';
+import { DataDirectoryInUseError, openConfiguredDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
 import { createFileStore } from '../files';
 import type { Lang } from '../i18n';
@@ -167,11 +167,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     // On PGlite this takes the data directory's lock: with a server running on it, the command stops here
     // instead of writing what the server would never see.
-    opened = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      pgliteDir: pgliteDirIn(config.dataDir),
-      onLockWait: (message) => console.log(message),
-    });
+    opened = await openConfiguredDatabase(config);
   } catch (error) {
     if (error instanceof DataDirectoryInUseError) {
       console.error(`${error.message}\nNothing was changed.`);

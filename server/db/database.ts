@@ -152,3 +152,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
 }
 
 export const pgliteDirIn = (dataDir: string) => join(dataDir, 'db');
+
+/** The database a process (server or command) is configured for; waiting on a lock is said on the console. */
+export const openConfiguredDatabase = (config: { databaseUrl: string | null; dataDir: string }) =>
+  openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: pgliteDirIn(config.dataDir),
+    onLockWait: (message) => console.log(message),
+  });

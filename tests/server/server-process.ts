@@ -20,7 +20,8 @@ export const processEnv = (dataDir: string, env: Record<string, string> = {}): N
   ...env,
 });
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once('error', fail);

@@ -2,7 +2,6 @@
 // and two workers on one database never process a session twice.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,22 +12,13 @@ import { examProcessing } from '../../server/services/exam-processing';
 import { smallExam } from './exam-files';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
+import { freePort } from './server-process';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are checked against the contract by `call`
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const databaseUrl = process.env.DATABASE_URL || null;
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-}
 
 /** `npm start`'s server process (without the SPA build) on a data dir, a port and extra settings. */
 async function serverProcess(dataDir: string, env: Record<string, string>) {
