@@ -46,8 +46,9 @@ export default defineConfig(({ mode }) => {
       outDir: 'dist',
       emptyOutDir: true,
       // The bundle report (scripts/bundle-report.mjs) reads the chunk graph from the manifest and each chunk's
-      // source modules from the sourcemaps.
-      sourcemap: true,
+      // source modules from the sourcemaps; 'hidden' leaves the bundles without a link to them, and
+      // scripts/build-spa.mjs removes them once the report is written: they are never served.
+      sourcemap: 'hidden',
       manifest: true,
     },
   };

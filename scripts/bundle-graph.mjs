@@ -212,3 +212,29 @@ export function analyseBundle({ manifest, modulesOf, routes, guardedPath }) {
     guard: { path: guardedPath, modules: code.filter((module) => guardedModules.has(module)) },
   };
 }
+
+/**
+ * @typedef {object} Budget the most a first visit to a route may download, gzip bytes
+ * @property {string} path
+ * @property {number} jsGzip
+ * @property {number} cssGzip
+ */
+
+/**
+ * What breaks a budget, one line each (empty when every route keeps within its budget).
+ * @param {{ path: string, js: { gzip: number }, css: { gzip: number } }[]} routes the report's routes
+ * @param {Budget[]} budgets
+ * @returns {string[]}
+ */
+export function budgetProblems(routes, budgets) {
+  /** @param {number} bytes */
+  const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+  return budgets.flatMap((budget) => {
+    const route = routes.find((candidate) => candidate.path === budget.path);
+    if (!route) return [`${budget.path}: no such route in the report`];
+    const problems = [];
+    if (route.js.gzip > budget.jsGzip) problems.push(`${budget.path}: JS ${kB(route.js.gzip)} gzip, budget ${kB(budget.jsGzip)}`);
+    if (route.css.gzip > budget.cssGzip) problems.push(`${budget.path}: CSS ${kB(route.css.gzip)} gzip, budget ${kB(budget.cssGzip)}`);
+    return problems;
+  });
+}

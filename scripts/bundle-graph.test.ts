@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   analyseBundle,
+  budgetProblems,
   routeTableProblems,
   signedInCode,
   staticClosure,
@@ -157,5 +158,21 @@ describe('signedInCode', () => {
         publicRouteModules: ['src/features/legal/legal-page.tsx', 'src/app/home-redirect.tsx'],
       }),
     ).toEqual(['src/app/area-start-page.tsx', 'src/features/patients/patient-list.tsx']);
+  });
+});
+
+describe('budgetProblems', () => {
+  const routes = [{ path: '/sign-in', js: { gzip: 150_001 }, css: { gzip: 40_000 } }];
+
+  it('names the route and what it downloads beyond its budget', () => {
+    expect(budgetProblems(routes, [{ path: '/sign-in', jsGzip: 150_000, cssGzip: 40_000 }])).toEqual([
+      '/sign-in: JS 150.0 kB gzip, budget 150.0 kB',
+    ]);
+    expect(budgetProblems(routes, [{ path: '/sign-in', jsGzip: 100_000, cssGzip: 30_000 }])).toHaveLength(2);
+  });
+
+  it('passes a route within its budget and refuses a budget for a route the report does not know', () => {
+    expect(budgetProblems(routes, [{ path: '/sign-in', jsGzip: 150_001, cssGzip: 40_000 }])).toEqual([]);
+    expect(budgetProblems(routes, [{ path: '/nowhere', jsGzip: 1, cssGzip: 1 }])).toEqual(['/nowhere: no such route in the report']);
   });
 });

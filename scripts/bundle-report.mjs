@@ -4,8 +4,8 @@
  * CSS a first visit downloads, gzipped and raw; the entry alone; all JS of the build; the chunks loaded only on
  * demand. Writes the same as JSON to `<buildDir>/bundle-report.json`.
  *
- * Fails (exit 1) when /sign-in loads signed-in code (rule: scripts/bundle-graph.mjs), or when ROUTES below no
- * longer matches the router's lazy modules.
+ * Fails (exit 1) when /sign-in loads signed-in code (rule: scripts/bundle-graph.mjs), when a route breaks its
+ * budget (BUDGETS below), or when ROUTES below no longer matches the router's lazy modules.
  *
  * Needs Vite's `build.manifest` (which chunk imports which) and `build.sourcemap` (which source modules a
  * chunk holds: the maps' `sources`).
@@ -13,7 +13,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { analyseBundle, entryKey, SIGNED_IN_LAYOUT } from './bundle-graph.mjs';
+import { analyseBundle, budgetProblems, entryKey, SIGNED_IN_LAYOUT } from './bundle-graph.mjs';
 
 /** @typedef {import('./bundle-graph.mjs').Manifest} Manifest */
 /** @typedef {import('./bundle-graph.mjs').Route} Route */
@@ -186,6 +186,17 @@ function buildReport(buildDir) {
   };
 }
 
+/**
+ * The most a first visit may download (gzip). Issue 10 sets /sign-in at 150 kB of JS and 40 kB of CSS; the
+ * build is not there yet (react-dom, react-router, axios, i18next and Blueprint's CSS alone are above it), so
+ * these budgets hold the line where it stands and are lowered as the bytes come out (docs/architecture.md).
+ * @type {import('./bundle-graph.mjs').Budget[]}
+ */
+const BUDGETS = [
+  { path: '/sign-in', jsGzip: 245_000, cssGzip: 51_000 },
+  { path: '/physician/list', jsGzip: 230_000, cssGzip: 51_000 },
+];
+
 function main() {
   const buildDir = path.resolve(process.argv[2] ?? path.join(root, 'dist'));
   const report = buildReport(buildDir);
@@ -200,6 +211,14 @@ function main() {
     return;
   }
   console.log(`${guard.path} loads none of the ${report.signedInCode.length} modules of signed-in code.`);
+  const overBudget = budgetProblems(report.routes, BUDGETS);
+  if (overBudget.length > 0) {
+    console.error('bundle report: over budget (BUDGETS in scripts/bundle-report.mjs):');
+    for (const problem of overBudget) console.error(`  ${problem}`);
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`Every route keeps within its budget: ${BUDGETS.map((b) => `${b.path} ${b.jsGzip / 1000} kB JS, ${b.cssGzip / 1000} kB CSS`).join('; ')}.`);
 }
 
 try {

@@ -8,9 +8,10 @@ import { REFERENCE_DATA_DIR, REFERENCE_PORT, REFERENCE_URL } from './reference-s
 rmSync(REFERENCE_DATA_DIR, { recursive: true, force: true });
 mkdirSync(REFERENCE_DATA_DIR, { recursive: true });
 
-// The production build into dist/, which the server serves (server/main.ts). A process of its own, as in
-// `npm start`: Vite sets NODE_ENV=production in the process it builds in, which would turn off the demo seed.
-execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+// The production build into dist/ as `npm start` makes it (pre-compressed, no source maps), which the server
+// serves (server/main.ts). A process of its own: Vite sets NODE_ENV=production in the process it builds in,
+// which would turn off the demo seed.
+execFileSync(process.execPath, ['scripts/build-spa.mjs'], { stdio: 'inherit' });
 
 Object.assign(process.env, {
   PORT: String(REFERENCE_PORT),
