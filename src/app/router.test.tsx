@@ -72,7 +72,7 @@ function profileAnswers(answer: ProfileResponse | (() => Response)) {
 const signedIn = () => localStorage.setItem('token', 'demo-token');
 
 async function openUserMenu(container: HTMLElement): Promise<void> {
-  const button = container.querySelector<HTMLElement>('header button[aria-label^="User menu"]');
+  const button = container.querySelector<HTMLElement>('header button[aria-label$="User menu"]');
   if (!button) throw new Error('no user menu button');
   await click(button);
   await waitFor(() => getByText(document.body, 'a, button, [role="menuitem"]', 'Log out'));

@@ -18,6 +18,7 @@ import { paths } from './paths';
 import { areaOfRole, type Area } from './role-home';
 import { useSessionGate, type GateTarget } from './session-gate';
 import { useRoleLabel } from './use-role-label';
+import { MAIN_ID } from '@/components/skip-link';
 
 /** The signed-in user's profile, for the pages inside the layout. */
 export function useSignedInProfile(): Profile {
@@ -85,7 +86,8 @@ function UserMenu({ profile }: { profile: Profile }) {
         variant="minimal"
         icon={<UserAvatar profile={profile} />}
         endIcon="caret-down"
-        aria-label={`${t('nav.userMenu')}: ${t('nav.currentUser', { name, role: roleLabel })}`}
+        // The visible name and role first, as they read (WCAG 2.5.3), then what the button opens.
+        aria-label={`${name} ${roleLabel}, ${t('nav.userMenu')}`}
       >
         <span className="mp-current-user">
           <span className="mp-current-user-name">{name}</span>
@@ -132,7 +134,7 @@ export function SignedInLayout({ area }: { area: GateTarget }) {
   return (
     <div className="mp-shell">
       <AppNavbar profile={profile} />
-      <main className="mp-shell-main">
+      <main className="mp-shell-main" id={MAIN_ID} tabIndex={-1}>
         <Outlet context={profile} />
       </main>
       <footer className="mp-shell-footer">

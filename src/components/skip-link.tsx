@@ -1,20 +1,22 @@
 import { useTranslation } from 'react-i18next';
 
+/** Every page's one <main> carries this id and `tabIndex={-1}`: the skip link's target, focusable. */
+export const MAIN_ID = 'main';
+
 /**
  * The first tab stop of every page (WCAG 2.4.1): hidden until focused, it moves the focus to the page's
- * main landmark, past the navbar. By script, not by a #fragment: every page has one <main> but no shared id.
+ * main landmark, past the navbar. The focus moves by script, so the page's address keeps no #fragment.
  */
 export function SkipLink() {
   const { t } = useTranslation();
   return (
     <a
       className="mp-skip-link"
-      href="#main"
+      href={`#${MAIN_ID}`}
       onClick={(event) => {
-        const main = document.querySelector<HTMLElement>('main');
+        const main = document.getElementById(MAIN_ID);
         if (!main) return;
         event.preventDefault();
-        if (!main.hasAttribute('tabindex')) main.setAttribute('tabindex', '-1');
         main.focus();
       }}
     >

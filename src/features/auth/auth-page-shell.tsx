@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { LanguageSwitch } from '@/components/language-switch';
 import { LegalLinks } from '@/components/legal-links';
+import { MAIN_ID } from '@/components/skip-link';
 
 /** The card every public account page sits in: brand, one h1, content, language switch, legal links. */
 export function AuthPageShell({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation('common');
   return (
-    <main className="mp-page-center mp-auth-page">
+    <main className="mp-page-center mp-auth-page" id={MAIN_ID} tabIndex={-1}>
       <Card className="mp-auth-card" elevation={2}>
         <p className="mp-brand">{t('appName')}</p>
         <h1 className="mp-page-title">{title}</h1>

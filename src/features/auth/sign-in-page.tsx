@@ -24,6 +24,7 @@ import {
   type SignInFormInput,
   type SignInFormValues,
 } from './sign-in-schema';
+import { MAIN_ID } from '@/components/skip-link';
 
 const resolver = zodResolver(signInFormSchema, { error: signInErrorMap });
 
@@ -150,7 +151,7 @@ export function SignInPage() {
   if (alreadySignedIn === 'checking') return <PageSpinner />;
 
   return (
-    <main className="mp-page-center mp-auth-page">
+    <main className="mp-page-center mp-auth-page" id={MAIN_ID} tabIndex={-1}>
       <Card className="mp-auth-card" elevation={2}>
         <p className="mp-brand">{t('common:appName')}</p>
         <h1 className="mp-page-title">{t('signIn.title')}</h1>

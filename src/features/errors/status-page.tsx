@@ -1,5 +1,6 @@
 import { Card, Classes } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
+import { MAIN_ID } from '@/components/skip-link';
 
 export type StatusPageProps = {
   /** e.g. "Error 404": the HTTP-style code the specification puts on each error page. */
@@ -13,7 +14,7 @@ export type StatusPageProps = {
 /** Layout shared by the 401, 403, 404 and unexpected-error pages. */
 export function StatusPage({ code, title, description, action }: StatusPageProps) {
   return (
-    <main className="mp-page-center">
+    <main className="mp-page-center" id={MAIN_ID} tabIndex={-1}>
       <Card className="mp-status-card" elevation={1}>
         <p className="mp-status-code">{code}</p>
         <h1 className={Classes.HEADING}>{title}</h1>

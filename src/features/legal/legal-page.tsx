@@ -9,6 +9,7 @@ import { FALLBACK_LANGUAGE, toUiLanguage } from '@/lib/i18n';
 import { LegalMarkdown } from './legal-markdown';
 import { useLegalDocument } from './use-legal-document';
 import './legal-page.css';
+import { MAIN_ID } from '@/components/skip-link';
 
 /** The document's chunk did not load: the page still has its h1 (the document's name) and a way to retry. */
 function LoadFailure({ document, retry }: { document: LegalDocumentName; retry: () => void }) {
@@ -42,7 +43,7 @@ export function LegalPage({ document }: { document: LegalDocumentName }) {
         <p className="mp-brand">{t('common:appName')}</p>
         <LanguageSwitch />
       </header>
-      <main>
+      <main id={MAIN_ID} tabIndex={-1}>
         <Card className="mp-legal-card">
           {shown ? (
             <LegalMarkdown document={shown} />
