@@ -27,7 +27,8 @@ const devPort = process.env.MACULA_E2E_DEV_PORT || '5174';
 const mockPort = process.env.MACULA_E2E_MOCK_PORT || '4011';
 const mockShellURL = `http://127.0.0.1:${devPort}`;
 
-const MOCK_SPEC = 'mock-shell.spec.ts';
+// The journeys on Prism are the files named mock-*.spec.ts.
+const MOCK_SPEC = /mock-[^/]*\.spec\.ts$/;
 // The browser's language picks the SPA's first language (src/lib/i18n.ts), so each journey runs in it.
 const BROWSER_LOCALES: Record<Language, string> = { en: 'en-GB', de: 'de-DE' };
 

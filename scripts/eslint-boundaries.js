@@ -13,7 +13,10 @@
  * - domain-impure: src/domain/ imports no React, no Node (node: or builtin modules), nothing else under
  *   src/ and nothing from generated/, so the SPA and the server run the same pure code.
  * - src-imports-server: nothing under src/ imports server/.
- * - shared-imports-feature: shared folders (src/lib, src/components, src/domain) import no feature.
+ * - shared-imports-feature: shared folders (src/lib, src/components, src/config, src/domain, src/testing)
+ *   import no feature.
+ * - imports-app: only src/app (and the entry src/main.tsx) composes the application; features and shared folders never import src/app
+ *   (a test file, and the test harness in src/testing, may render the app around what it tests).
  */
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -35,7 +38,8 @@ import path from 'node:path';
  */
 
 const DEFAULT_AXIOS_ALLOWED_IN = ['src/lib/api-client.ts', 'src/lib/api-client.test.ts'];
-const SHARED_FOLDERS = ['lib', 'components', 'domain'];
+const SHARED_FOLDERS = ['lib', 'components', 'config', 'domain', 'testing'];
+const TEST_FILE = /\.test\.tsx?$/;
 const BUILTINS = new Set(builtinModules);
 // React itself and the React family (react-dom, react-i18next, @tanstack/react-query, …).
 const REACT_PACKAGE = /^(?:@[^/]+\/)?react(?:-|$)/;
@@ -147,6 +151,11 @@ export function checkImport(fromFile, specifier, axiosAllowedIn = DEFAULT_AXIOS_
     violations.push({ messageId: 'shared-imports-feature', data: { specifier, folder: `src/${sharedFolder}` } });
   }
 
+  const composesApp = fromFile === 'src/main.tsx' || isInside(fromFile, 'src/app') || isInside(fromFile, 'src/testing') || TEST_FILE.test(fromFile);
+  if (isInside(fromFile, 'src') && !composesApp && target.kind === 'path' && isInside(target.path, 'src/app')) {
+    violations.push({ messageId: 'imports-app', data: { specifier } });
+  }
+
   return violations;
 }
 
@@ -191,6 +200,8 @@ export const boundariesRule = {
         "[src-imports-server] code under src/ must not import '{{specifier}}' from server/; share code through src/domain or the contract.",
       'shared-imports-feature':
         "[shared-imports-feature] shared folder {{folder}} must not import '{{specifier}}' from src/features/; features depend on shared code, not the other way round.",
+      'imports-app':
+        "[imports-app] '{{specifier}}' is in src/app, which composes features and imports them, never the other way round; move what is shared to src/config, src/lib or src/components.",
     },
   },
 

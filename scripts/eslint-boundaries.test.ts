@@ -163,6 +163,25 @@ describe('rule: shared-imports-feature', () => {
   });
 });
 
+describe('rule: imports-app', () => {
+  ruleTester.run('macula/boundaries', boundariesRule, {
+    valid: [
+      valid('src/app/router.tsx', "import { paths } from './paths';"),
+      valid('src/main.tsx', "import { createAppRouter } from '@/app/router';"),
+      valid('src/testing/render.tsx', "import { AppProviders } from '@/app/providers';"),
+      valid('src/features/auth/sign-in-page.test.tsx', "import { HomeRedirect } from '@/app/home-redirect';"),
+      valid('src/features/auth/sign-in-page.tsx', "import { paths } from '@/config/paths';"),
+    ],
+    invalid: [
+      invalid('src/features/auth/sign-in-page.tsx', "import { paths } from '@/app/paths';", 'imports-app'),
+      invalid('src/features/patients/list.tsx', "import { roleHome } from '../../app/role-home';", 'imports-app'),
+      invalid('src/lib/session.ts', "import { x } from '@/app/session-gate';", 'imports-app'),
+      invalid('src/components/nav.tsx', "import { paths } from '@/app/paths';", 'imports-app'),
+      invalid('src/config/paths.ts', "import { x } from '@/app/x';", 'imports-app'),
+    ],
+  });
+});
+
 describe('messages', () => {
   it('name the rule and the offending import', () => {
     const [violation] = checkImport('src/features/auth/x.ts', 'axios');

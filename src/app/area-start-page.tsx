@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { ProfileSummaryCard } from '@/components/profile-summary-card';
-import type { Area } from './role-home';
-import { useSignedInProfile } from './signed-in-layout';
-import { useRoleLabel } from './use-role-label';
+import type { Area } from '@/lib/roles';
+import { useSignedInProfile } from '@/lib/signed-in-profile';
+import { useRoleLabel } from '@/lib/use-role-label';
 
 /** Start page of an area (/admin, /physician/list) until its lists arrive: who is signed in, where. */
 export function AreaStartPage({ area }: { area: Area }) {

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { LEGAL_DOCUMENTS, paths } from './paths';
+import { LEGAL_DOCUMENTS, paths } from '@/config/paths';
 
 /** The namespaces page titles come from (common first: its keys need no prefix). */
 export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile'] as const;

@@ -2,7 +2,7 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-do
 import { PageSpinner } from '@/components/page-spinner';
 import { UnexpectedErrorPage } from '@/features/errors/unexpected-error-page';
 import { AppRoot } from './app-root';
-import { paths, type LegalDocumentName } from './paths';
+import { paths, type LegalDocumentName } from '@/config/paths';
 
 /*
  * Every screen is its own chunk (lazy). Only the routes built so far are registered; paths.ts names all
@@ -97,10 +97,13 @@ export const routes: RouteObject[] = [
           { index: true, element: <Navigate to={paths.physician.list.getHref()} replace /> },
           {
             path: paths.physician.list.path,
-            lazy: async () => {
-              const { AreaStartPage } = await import('./area-start-page');
-              return { Component: () => <AreaStartPage area="physician" /> };
-            },
+            lazy: async () => ({ Component: (await import('@/features/patients/patient-list-page')).PatientListPage }),
+          },
+          {
+            path: paths.physician.patientCard.path,
+            lazy: async () => ({
+              Component: (await import('@/features/patient-card/patient-card-page')).PatientCardPage,
+            }),
           },
         ],
       },

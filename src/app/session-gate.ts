@@ -1,8 +1,8 @@
 import { useGetProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
 import { getToken } from '@/lib/auth-storage';
-import { paths } from './paths';
-import { areaOfRole, roleHome, type Area } from './role-home';
+import { paths } from '@/config/paths';
+import { areaOfRole, roleHome, type Area } from '@/lib/roles';
 
 export type SessionGate =
   | { state: 'loading' }

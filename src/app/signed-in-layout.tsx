@@ -1,6 +1,6 @@
 import { Alignment, Button, Menu, MenuItem, Navbar, PopoverNext, PopupKind, Tag } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Navigate, NavLink, Outlet, useNavigate, useOutletContext } from 'react-router-dom';
+import { Navigate, NavLink, Outlet, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { getGetProfileQueryKey, useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
@@ -14,16 +14,11 @@ import { displayName } from '@/components/profile-summary-card';
 import { UserAvatar } from '@/features/profile/user-avatar';
 import type { UiLanguage } from '@/lib/i18n';
 import { IdleLogout } from './idle-logout';
-import { paths } from './paths';
-import { areaOfRole, type Area } from './role-home';
+import { paths } from '@/config/paths';
+import { areaOfRole, type Area } from '@/lib/roles';
 import { useSessionGate, type GateTarget } from './session-gate';
-import { useRoleLabel } from './use-role-label';
+import { useRoleLabel } from '@/lib/use-role-label';
 import { MAIN_ID } from '@/components/skip-link';
-
-/** The signed-in user's profile, for the pages inside the layout. */
-export function useSignedInProfile(): Profile {
-  return useOutletContext<Profile>();
-}
 
 /** The sections of each area that exist so far (issue 4: navigation shows only what exists). */
 const AREA_LINKS: Record<Area, { to: string; label: 'areas.admin' | 'areas.physician' }[]> = {

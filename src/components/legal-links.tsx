@@ -1,7 +1,7 @@
 import { Classes } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
-import { paths, type LegalDocumentName } from '@/app/paths';
+import { paths, type LegalDocumentName } from '@/config/paths';
 
 // Each legal document is named as its path (see LEGAL_DOCUMENTS), which also names its link label.
 const links = Object.values(paths.legal).map(({ path, getHref }) => ({

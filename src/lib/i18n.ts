@@ -5,11 +5,19 @@ import deCommon from '../../locales/de/common.json';
 import deErrors from '../../locales/de/errors.json';
 import deLegal from '../../locales/de/legal.json';
 import deProfile from '../../locales/de/profile.json';
+import dePatients from '../../locales/de/patients.json';
+import dePatientList from '../../locales/de/patientList.json';
+import dePatientCard from '../../locales/de/patientCard.json';
+import deExamUpload from '../../locales/de/examUpload.json';
 import enAuth from '../../locales/en/auth.json';
 import enCommon from '../../locales/en/common.json';
 import enErrors from '../../locales/en/errors.json';
 import enLegal from '../../locales/en/legal.json';
 import enProfile from '../../locales/en/profile.json';
+import enPatients from '../../locales/en/patients.json';
+import enPatientList from '../../locales/en/patientList.json';
+import enPatientCard from '../../locales/en/patientCard.json';
+import enExamUpload from '../../locales/en/examUpload.json';
 
 export const LANGUAGES = ['en', 'de'] as const;
 export type UiLanguage = (typeof LANGUAGES)[number];
@@ -20,10 +28,30 @@ export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const PREFERENCE_STORAGE_KEY = 'savedPreference';
 
 /** English is the key source: `src/types/i18next.d.ts` types every `t()` key from it. */
-export const en = { common: enCommon, auth: enAuth, errors: enErrors, legal: enLegal, profile: enProfile };
+export const en = {
+  common: enCommon,
+  auth: enAuth,
+  errors: enErrors,
+  legal: enLegal,
+  profile: enProfile,
+  patients: enPatients,
+  patientList: enPatientList,
+  patientCard: enPatientCard,
+  examUpload: enExamUpload,
+};
 // Typed as the English catalogue so a namespace or key missing in German fails the type-check;
 // src/lib/locales.test.ts also checks extra keys and placeholders.
-export const de: typeof en = { common: deCommon, auth: deAuth, errors: deErrors, legal: deLegal, profile: deProfile };
+export const de: typeof en = {
+  common: deCommon,
+  auth: deAuth,
+  errors: deErrors,
+  legal: deLegal,
+  profile: deProfile,
+  patients: dePatients,
+  patientList: dePatientList,
+  patientCard: dePatientCard,
+  examUpload: deExamUpload,
+};
 
 export const NAMESPACES = Object.keys(en) as (keyof typeof en)[];
 

@@ -6,7 +6,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useAcceptInvite, useGetUserInvite } from '@generated/hooks/auth/auth';
 import type { Invite } from '@generated/model/invite';
-import { paths } from '@/app/paths';
+import { paths } from '@/config/paths';
 import { FormAlert, showServerFieldErrors, useFailureText } from '@/components/form-fields';
 import { PageSpinner } from '@/components/page-spinner';
 import { NewPasswordFields } from '@/components/password-fields';

@@ -9,7 +9,7 @@ import { useGetResetConfirmation, useResetConfirmation } from '@generated/hooks/
 import { getGetProfileQueryKey, useChangePassword, useGetProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
 import type { ProfileResponse } from '@generated/model/profileResponse';
-import { paths } from '@/app/paths';
+import { paths } from '@/config/paths';
 import { FormAlert, showServerFieldErrors, useFailureText } from '@/components/form-fields';
 import { PageSpinner } from '@/components/page-spinner';
 import { ChangePasswordFields, NewPasswordFields, useChangePasswordForm } from '@/components/password-fields';

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useResetPassword } from '@generated/hooks/auth/auth';
-import { paths } from '@/app/paths';
+import { paths } from '@/config/paths';
 import { FormAlert, showServerFieldErrors, TextField, useFailureText } from '@/components/form-fields';
 import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';

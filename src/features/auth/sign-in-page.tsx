@@ -8,7 +8,7 @@ import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { useSignIn } from '@generated/hooks/auth/auth';
 import { getGetProfileQueryOptions, useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
-import { paths } from '@/app/paths';
+import { paths } from '@/config/paths';
 import { LanguageSwitch } from '@/components/language-switch';
 import { LegalLinks } from '@/components/legal-links';
 import { useNotify } from '@/components/notifications';

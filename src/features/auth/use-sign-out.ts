@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useLogout } from '@generated/hooks/auth/auth';
-import { paths } from '@/app/paths';
+import { paths } from '@/config/paths';
 import { endSession } from '@/lib/session';
 
 /**

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { paths } from '@/app/paths';
+import { paths } from '@/config/paths';
 import { primaryLinkClassName, StatusPage } from './status-page';
 
 /** 403 (seed-spec §2): "Forbidden", with "Go to main page". */

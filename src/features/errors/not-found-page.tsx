@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { paths } from '@/app/paths';
+import { paths } from '@/config/paths';
 import { primaryLinkClassName, StatusPage } from './status-page';
 
 /** 404 (seed-spec §2): "We've lost this page", with "Go to main page". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEGAL_DOCUMENTS } from '@/app/paths';
+import { LEGAL_DOCUMENTS } from '@/config/paths';
 import { LANGUAGES } from '@/lib/i18n';
 import { loadLegalDocument, pickLegalDocumentSource, type LegalDocumentSources } from './legal-documents';
 

@@ -1,4 +1,4 @@
-import type { LegalDocumentName } from '@/app/paths';
+import type { LegalDocumentName } from '@/config/paths';
 import { FALLBACK_LANGUAGE, type UiLanguage } from '@/lib/i18n';
 
 /** A legal or info document as Markdown, with the language it is actually written in. */

@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LEGAL_DOCUMENTS, paths, type LegalDocumentName } from '@/app/paths';
+import { LEGAL_DOCUMENTS, paths, type LegalDocumentName } from '@/config/paths';
 import type { UiLanguage } from '@/lib/i18n';
 import { cleanup, click, getByLabel, getByText, renderRoutes, select, waitFor } from '@/testing/render';
 import { loadLegalDocument, type LegalDocument } from './legal-documents';

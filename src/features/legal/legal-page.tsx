@@ -1,7 +1,7 @@
 import { Button, Callout, Card } from '@blueprintjs/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { paths, type LegalDocumentName } from '@/app/paths';
+import { paths, type LegalDocumentName } from '@/config/paths';
 import { LanguageSwitch } from '@/components/language-switch';
 import { LegalLinks } from '@/components/legal-links';
 import { PageSpinner } from '@/components/page-spinner';

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { LegalDocumentName } from '@/app/paths';
+import type { LegalDocumentName } from '@/config/paths';
 import type { UiLanguage } from '@/lib/i18n';
 import { loadLegalDocument } from './legal-documents';
 

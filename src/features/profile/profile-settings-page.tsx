@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useSignedInProfile } from '@/app/signed-in-layout';
+import { useSignedInProfile } from '@/lib/signed-in-profile';
 import { AvatarSection } from './avatar-section';
 import { GeneralInfoSection } from './general-info-section';
 import { PasswordSection } from './password-section';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { canonicalRole } from './role-home';
+import { canonicalRole } from './roles';
 
 /** The translated label of a role in either spelling; "no role" for none or an unknown value. */
 export function useRoleLabel(role: unknown): string {

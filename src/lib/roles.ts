@@ -1,5 +1,5 @@
 import { Role } from '@generated/model/role';
-import { paths } from './paths';
+import { paths } from '@/config/paths';
 
 /** The signed-in areas of seed-spec §2 and the roles allowed in each (§6). */
 export type Area = 'admin' | 'physician';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { areaOfRole, canonicalRole, roleHome } from './role-home';
+import { areaOfRole, canonicalRole, roleHome } from './roles';
 
 describe('roleHome', () => {
   it.each([
