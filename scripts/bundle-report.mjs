@@ -38,7 +38,11 @@ const ROUTES = [
   { path: '/<legal document>', modules: ['src/features/legal/legal-page.tsx'] },
   { path: '/profile-settings', modules: [SIGNED_IN_LAYOUT, 'src/features/profile/profile-settings-page.tsx'] },
   { path: '/admin', modules: [SIGNED_IN_LAYOUT, 'src/app/area-start-page.tsx'] },
-  { path: '/physician/list', modules: [SIGNED_IN_LAYOUT, 'src/app/area-start-page.tsx'] },
+  { path: '/physician/list', modules: [SIGNED_IN_LAYOUT, 'src/features/patients/patient-list-page.tsx'] },
+  {
+    path: '/physician/patient-card',
+    modules: [SIGNED_IN_LAYOUT, 'src/features/patient-card/patient-card-page.tsx'],
+  },
   { path: '* (not found)', modules: ['src/features/errors/not-found-page.tsx'] },
 ];
 /** Issue 4: the sign-in page loads no code of the signed-in areas. */
