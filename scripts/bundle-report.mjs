@@ -191,13 +191,12 @@ function buildReport(buildDir) {
 }
 
 /**
- * The most a first visit may download (gzip). Issue 10 sets /sign-in at 150 kB of JS and 40 kB of CSS; the
- * build is not there yet (react-dom, react-router, axios, i18next and Blueprint's CSS alone are above it), so
- * these budgets hold the line where it stands and are lowered as the bytes come out (docs/architecture.md).
- * @type {import('./bundle-graph.mjs').Budget[]}
+ * The most a first visit may download (gzip). Issue 10 asked for /sign-in at 150 kB of JS and 40 kB of CSS;
+ * the libraries the architecture fixes weigh about 170 kB gzip of JS on their own (docs/architecture.md,
+ * "The build"), so these budgets hold the line where the build stands and are lowered as bytes come out.
  */
 const BUDGETS = [
-  { path: '/sign-in', jsGzip: 245_000, cssGzip: 51_000 },
+  { path: '/sign-in', jsGzip: 216_000, cssGzip: 51_000 },
   { path: '/physician/list', jsGzip: 230_000, cssGzip: 51_000 },
 ];
 

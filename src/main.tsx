@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
-import { config as configureZod } from 'zod/v4/core';
 import { AppProviders } from '@/app/providers';
 import { createAppRouter } from '@/app/router';
 import { configureIconLoading } from '@/lib/blueprint-icons';
@@ -12,9 +11,6 @@ import { createPersistOptions } from '@/lib/query-persistence';
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-// The server's Content-Security-Policy forbids eval: zod must not probe for it (each probe is a CSP
-// violation in the console) and validates without compiled functions instead.
-configureZod({ jitless: true });
 configureIconLoading();
 const queryClient = createQueryClient();
 const i18n = createI18n();

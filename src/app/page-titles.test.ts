@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { createI18n, LANGUAGES } from '@/lib/i18n';
+import { ALL_CATALOGUES } from '@/testing/catalogues';
 import { pageTitle, TITLE_NAMESPACES, TITLED_PATHS } from './page-titles';
 import { routes } from './router';
 
@@ -15,7 +16,7 @@ function routePaths(list: RouteObject[], parent = ''): string[] {
 }
 
 const titleIn = (language: (typeof LANGUAGES)[number]) => {
-  const t = createI18n(language).getFixedT(language, TITLE_NAMESPACES);
+  const t = createI18n(language, ALL_CATALOGUES).getFixedT(language, TITLE_NAMESPACES);
   return (pathname: string) => pageTitle(pathname, t);
 };
 

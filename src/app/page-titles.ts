@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { LEGAL_DOCUMENTS, paths } from '@/config/paths';
 
 /** The namespaces page titles come from (common first: its keys need no prefix). */
-export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile'] as const;
+export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile', 'patients'] as const;
 type TitleT = TFunction<typeof TITLE_NAMESPACES>;
 
 /**
@@ -25,7 +25,8 @@ const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
   [paths.profileSettings.path]: (t) => t('profile:title'),
   [paths.admin.root.path]: (t) => t('areas.admin'),
   [paths.physician.root.path]: (t) => t('areas.physician'),
-  [paths.physician.list.path]: (t) => t('areas.physician'),
+  [paths.physician.list.path]: (t) => t('patients:pageTitle.list'),
+  [paths.physician.patientCard.path]: (t) => t('patients:pageTitle.card'),
 };
 
 /** The route paths that have a title of their own (all but the 404 page's `*`). */

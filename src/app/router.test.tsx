@@ -123,15 +123,15 @@ describe('/ redirect hub', () => {
 });
 
 describe('signed-in areas', () => {
-  it('shows the navbar and the profile summary on /physician/list', async () => {
+  it('shows the navbar and the profile summary on /admin', async () => {
     signedIn();
-    profileAnswers(getGetProfileResponseMock());
-    const { container } = await renderRoutes(routes, { path: '/physician/list' });
-    await waitFor(() => expect(h1(container)).toBe('Patients'));
+    profileAnswers(profileWith({ role: 'clinic_it_admins' }));
+    const { container } = await renderRoutes(routes, { path: '/admin' });
+    await waitFor(() => expect(h1(container)).toBe('Staff'));
     const header = container.querySelector('header');
     expect(header?.textContent).toContain('Macula Planner');
     expect(header?.textContent).toContain('Dr. Anna Keller');
-    expect(header?.textContent).toContain('Physician');
+    expect(header?.textContent).toContain('IT administrator');
     const main = container.querySelector('main');
     expect(main?.textContent).toContain('physician@clinic.example');
     expect(main?.textContent).toContain('Augenklinik am See');
@@ -165,24 +165,24 @@ describe('signed-in areas', () => {
 
   it('switches the language and remembers the choice', async () => {
     signedIn();
-    profileAnswers(getGetProfileResponseMock());
-    const { container } = await renderRoutes(routes, { path: '/physician/list' });
-    await waitFor(() => expect(h1(container)).toBe('Patients'));
-    expect(document.title).toBe('Patients – Macula Planner');
+    profileAnswers(profileWith({ role: 'clinic_it_admins' }));
+    const { container } = await renderRoutes(routes, { path: '/admin' });
+    await waitFor(() => expect(h1(container)).toBe('Staff'));
+    expect(document.title).toBe('Staff – Macula Planner');
 
     const saved: { lang: FormDataEntryValue | null; language: string | null }[] = [];
     server.use(
       getUpdateProfileMockHandler(async ({ request }) => {
         saved.push({ lang: (await request.formData()).get('lang'), language: request.headers.get('Language') });
-        return profileWith({ lang: 'de' });
+        return profileWith({ role: 'clinic_it_admins', lang: 'de' });
       }),
     );
 
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
 
-    await waitFor(() => expect(h1(container)).toBe('Patienten'));
-    expect(document.title).toBe('Patienten – Macula Planner');
-    expect(container.querySelector('header')?.textContent).toContain('Ärztin/Arzt');
+    await waitFor(() => expect(h1(container)).toBe('Personal'));
+    expect(document.title).toBe('Personal – Macula Planner');
+    expect(container.querySelector('header')?.textContent).toContain('IT-Administration');
     expect(localStorage.getItem('i18nextLng')).toBe('de');
     expect(localStorage.getItem('savedPreference')).toBe('de');
     expect(document.documentElement.lang).toBe('de');
@@ -192,15 +192,15 @@ describe('signed-in areas', () => {
 
   it('says so when the language cannot be saved to the profile, and keeps it in this browser', async () => {
     signedIn();
-    profileAnswers(getGetProfileResponseMock());
+    profileAnswers(profileWith({ role: 'clinic_it_admins' }));
     server.use(http.post('*/user/profile', () => HttpResponse.json({ status: 'Error', message: 'down' }, { status: 503 })));
-    const { container } = await renderRoutes(routes, { path: '/physician/list' });
-    await waitFor(() => expect(h1(container)).toBe('Patients'));
+    const { container } = await renderRoutes(routes, { path: '/admin' });
+    await waitFor(() => expect(h1(container)).toBe('Staff'));
 
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
 
     await waitFor(() => expect(document.body.textContent).toContain('Die Sprache konnte nicht'));
-    expect(h1(container)).toBe('Patienten');
+    expect(h1(container)).toBe('Personal');
   });
 
   it('shows the sections of the area and a user menu with profile settings', async () => {

@@ -1,21 +1,42 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/page-spinner';
 import { UnexpectedErrorPage } from '@/features/errors/unexpected-error-page';
 import { AppRoot } from './app-root';
 import { paths, type LegalDocumentName } from '@/config/paths';
+import { preloadNamespaces, type Namespace } from '@/lib/i18n';
 
 /*
  * Every screen is its own chunk (lazy). Only the routes built so far are registered; paths.ts names all
  * routes of the specification. Anything else, e.g. /admin/devices before its issue lands, is a 404.
  */
+/**
+ * A lazy route whose code and texts load side by side: `namespaces` are the catalogues the page needs beyond
+ * the bundled ones (src/lib/i18n.ts). A namespace left out still loads, after the code, behind a spinner.
+ */
+function page<M>(namespaces: Namespace[], load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => {
+    const [module] = await Promise.all([load(), preloadNamespaces(...namespaces)]);
+    return { Component: pick(module) };
+  };
+}
+
+// The auth pages show the legal links (seed-spec §2) under their form.
+const AUTH_NAMESPACES: Namespace[] = ['auth', 'legal'];
+// The signed-in layout: the legal links in its footer, the avatar of the profile feature in its menu.
+const SIGNED_IN_NAMESPACES: Namespace[] = ['legal', 'profile'];
+
 // The legal and info pages of seed-spec §2: one page component, one Markdown document per path.
 const legalRoutes: RouteObject[] = Object.values(paths.legal).map(({ path }) => ({
   path,
-  lazy: async () => {
-    const { LegalPage } = await import('@/features/legal/legal-page');
-    const document = path.slice(1) as LegalDocumentName;
-    return { Component: () => <LegalPage document={document} /> };
-  },
+  lazy: page(
+    ['legal'],
+    () => import('@/features/legal/legal-page'),
+    ({ LegalPage }) =>
+      function LegalDocumentPage() {
+        return <LegalPage document={path.slice(1) as LegalDocumentName} />;
+      },
+  ),
 }));
 
 export const routes: RouteObject[] = [
@@ -33,50 +54,50 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.auth.signIn.path,
-        lazy: async () => ({ Component: (await import('@/features/auth/sign-in-page')).SignInPage }),
+        lazy: page(AUTH_NAMESPACES, () => import('@/features/auth/sign-in-page'), (m) => m.SignInPage),
       },
       {
         path: paths.auth.resetPassword.path,
-        lazy: async () => ({ Component: (await import('@/features/auth/reset-password-page')).ResetPasswordPage }),
+        lazy: page(AUTH_NAMESPACES, () => import('@/features/auth/reset-password-page'), (m) => m.ResetPasswordPage),
       },
       {
         path: paths.auth.newPassword.path,
-        lazy: async () => ({ Component: (await import('@/features/auth/new-password-page')).NewPasswordPage }),
+        lazy: page(AUTH_NAMESPACES, () => import('@/features/auth/new-password-page'), (m) => m.NewPasswordPage),
       },
       {
         path: paths.auth.approveAccount.path,
-        lazy: async () => ({ Component: (await import('@/features/auth/approve-account-page')).ApproveAccountPage }),
+        lazy: page(AUTH_NAMESPACES, () => import('@/features/auth/approve-account-page'), (m) => m.ApproveAccountPage),
       },
       {
         path: paths.errors.unauthorized.path,
-        lazy: async () => ({ Component: (await import('@/features/errors/unauthorized-page')).UnauthorizedPage }),
+        lazy: page(['legal'], () => import('@/features/errors/unauthorized-page'), (m) => m.UnauthorizedPage),
       },
       {
         path: paths.errors.forbidden.path,
-        lazy: async () => ({ Component: (await import('@/features/errors/forbidden-page')).ForbiddenPage }),
+        lazy: page(['legal'], () => import('@/features/errors/forbidden-page'), (m) => m.ForbiddenPage),
       },
       ...legalRoutes,
       {
         path: paths.profileSettings.path,
-        lazy: async () => {
-          const { SignedInLayout } = await import('./signed-in-layout');
-          return { Component: () => <SignedInLayout area="any" /> };
-        },
+        lazy: page(SIGNED_IN_NAMESPACES, () => import('./signed-in-layout'), ({ SignedInLayout }) =>
+          function AnyAreaLayout() {
+            return <SignedInLayout area="any" />;
+          },
+        ),
         children: [
           {
             index: true,
-            lazy: async () => ({
-              Component: (await import('@/features/profile/profile-settings-page')).ProfileSettingsPage,
-            }),
+            lazy: page(['profile'], () => import('@/features/profile/profile-settings-page'), (m) => m.ProfileSettingsPage),
           },
         ],
       },
       {
         path: paths.admin.root.path,
-        lazy: async () => {
-          const { SignedInLayout } = await import('./signed-in-layout');
-          return { Component: () => <SignedInLayout area="admin" /> };
-        },
+        lazy: page(SIGNED_IN_NAMESPACES, () => import('./signed-in-layout'), ({ SignedInLayout }) =>
+          function AdminAreaLayout() {
+            return <SignedInLayout area="admin" />;
+          },
+        ),
         children: [
           {
             index: true,
@@ -89,27 +110,34 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.physician.root.path,
-        lazy: async () => {
-          const { SignedInLayout } = await import('./signed-in-layout');
-          return { Component: () => <SignedInLayout area="physician" /> };
-        },
+        lazy: page(SIGNED_IN_NAMESPACES, () => import('./signed-in-layout'), ({ SignedInLayout }) =>
+          function PhysicianAreaLayout() {
+            return <SignedInLayout area="physician" />;
+          },
+        ),
         children: [
           { index: true, element: <Navigate to={paths.physician.list.getHref()} replace /> },
           {
             path: paths.physician.list.path,
-            lazy: async () => ({ Component: (await import('@/features/patients/patient-list-page')).PatientListPage }),
+            lazy: page(
+              ['patients', 'patientList', 'examUpload'],
+              () => import('@/features/patients/patient-list-page'),
+              (m) => m.PatientListPage,
+            ),
           },
           {
             path: paths.physician.patientCard.path,
-            lazy: async () => ({
-              Component: (await import('@/features/patient-card/patient-card-page')).PatientCardPage,
-            }),
+            lazy: page(
+              ['patients', 'patientCard', 'examUpload'],
+              () => import('@/features/patient-card/patient-card-page'),
+              (m) => m.PatientCardPage,
+            ),
           },
         ],
       },
       {
         path: paths.errors.notFound.path,
-        lazy: async () => ({ Component: (await import('@/features/errors/not-found-page')).NotFoundPage }),
+        lazy: page(['legal'], () => import('@/features/errors/not-found-page'), (m) => m.NotFoundPage),
       },
     ],
   },

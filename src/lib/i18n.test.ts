@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chooseLanguage, createI18n, detectLanguage, toUiLanguage } from './i18n';
+import { chooseLanguage, createI18n, detectLanguage, preloadNamespaces, toUiLanguage } from './i18n';
 
 afterEach(() => {
   localStorage.clear();
@@ -63,12 +63,25 @@ describe('createI18n', () => {
     const i18n = createI18n();
     expect(i18n.language).toBe('de');
     expect(document.documentElement.lang).toBe('de');
-    expect(i18n.t('auth:signIn.title')).toBe('Anmelden');
+    expect(i18n.t('nav.logout')).toBe('Abmelden');
 
     await i18n.changeLanguage('en');
     expect(document.documentElement.lang).toBe('en');
     expect(localStorage.getItem('i18nextLng')).toBe('en');
     expect(localStorage.getItem('savedPreference')).toBeNull();
+  });
+
+  it('bundles the shell texts and loads the other catalogues when asked, in the language shown', async () => {
+    const i18n = createI18n('de');
+    expect(i18n.t('errors:notFound.title')).toBe('Seite nicht gefunden');
+    expect(i18n.hasLoadedNamespace('auth')).toBe(false);
+
+    await preloadNamespaces('auth');
+    expect(i18n.t('auth:signIn.title')).toBe('Anmelden');
+
+    // A language switch brings the loaded catalogues along before it is announced.
+    await i18n.changeLanguage('en');
+    expect(i18n.t('auth:signIn.title')).toBe('Sign in');
   });
 
   it('keeps an explicit choice as the saved preference', async () => {

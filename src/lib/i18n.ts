@@ -1,23 +1,10 @@
-import i18next, { type i18n as I18n, type LanguageDetectorModule } from 'i18next';
+import i18next, { type i18n as I18n, type LanguageDetectorModule, type Resource } from 'i18next';
+import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
-import deAuth from '../../locales/de/auth.json';
 import deCommon from '../../locales/de/common.json';
 import deErrors from '../../locales/de/errors.json';
-import deLegal from '../../locales/de/legal.json';
-import deProfile from '../../locales/de/profile.json';
-import dePatients from '../../locales/de/patients.json';
-import dePatientList from '../../locales/de/patientList.json';
-import dePatientCard from '../../locales/de/patientCard.json';
-import deExamUpload from '../../locales/de/examUpload.json';
-import enAuth from '../../locales/en/auth.json';
 import enCommon from '../../locales/en/common.json';
 import enErrors from '../../locales/en/errors.json';
-import enLegal from '../../locales/en/legal.json';
-import enProfile from '../../locales/en/profile.json';
-import enPatients from '../../locales/en/patients.json';
-import enPatientList from '../../locales/en/patientList.json';
-import enPatientCard from '../../locales/en/patientCard.json';
-import enExamUpload from '../../locales/en/examUpload.json';
 
 export const LANGUAGES = ['en', 'de'] as const;
 export type UiLanguage = (typeof LANGUAGES)[number];
@@ -27,33 +14,42 @@ export const FALLBACK_LANGUAGE: UiLanguage = 'en';
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const PREFERENCE_STORAGE_KEY = 'savedPreference';
 
-/** English is the key source: `src/types/i18next.d.ts` types every `t()` key from it. */
-export const en = {
-  common: enCommon,
-  auth: enAuth,
-  errors: enErrors,
-  legal: enLegal,
-  profile: enProfile,
-  patients: enPatients,
-  patientList: enPatientList,
-  patientCard: enPatientCard,
-  examUpload: enExamUpload,
+/**
+ * The catalogues every page needs (the shell, the error pages) are bundled; every other namespace is a chunk
+ * of its own per language, loaded when a route needs it (`preloadNamespaces` in the router, or on demand by
+ * `useTranslation`), so a first visit to /sign-in downloads no patient or planning texts. English is the key
+ * source: `src/types/i18next.d.ts` types every `t()` key from `Catalogues`, and src/lib/locales.test.ts checks
+ * that German has the same files, keys and placeholders.
+ */
+export type Catalogues = {
+  common: typeof enCommon;
+  errors: typeof enErrors;
+  auth: typeof import('../../locales/en/auth.json');
+  legal: typeof import('../../locales/en/legal.json');
+  profile: typeof import('../../locales/en/profile.json');
+  patients: typeof import('../../locales/en/patients.json');
+  patientList: typeof import('../../locales/en/patientList.json');
+  patientCard: typeof import('../../locales/en/patientCard.json');
+  examUpload: typeof import('../../locales/en/examUpload.json');
 };
-// Typed as the English catalogue so a namespace or key missing in German fails the type-check;
-// src/lib/locales.test.ts also checks extra keys and placeholders.
-export const de: typeof en = {
-  common: deCommon,
-  auth: deAuth,
-  errors: deErrors,
-  legal: deLegal,
-  profile: deProfile,
-  patients: dePatients,
-  patientList: dePatientList,
-  patientCard: dePatientCard,
-  examUpload: deExamUpload,
-};
+export type Namespace = keyof Catalogues;
 
-export const NAMESPACES = Object.keys(en) as (keyof typeof en)[];
+/** The bundled catalogues, English first. */
+export const en = { common: enCommon, errors: enErrors };
+const BUNDLED: Resource = { en, de: { common: deCommon, errors: deErrors } satisfies typeof en };
+const BUNDLED_NAMESPACES = Object.keys(en);
+
+// One chunk per catalogue file; the bundled ones are excluded so that they are not also split out.
+const lazyCatalogues = import.meta.glob<Record<string, unknown>>(
+  ['../../locales/*/*.json', '!../../locales/*/common.json', '!../../locales/*/errors.json'],
+  { import: 'default' },
+);
+
+async function loadCatalogue(language: string, namespace: string): Promise<Record<string, unknown>> {
+  const load = lazyCatalogues[`../../locales/${language}/${namespace}.json`];
+  if (!load) throw new Error(`no catalogue ${language}/${namespace}`);
+  return load();
+}
 
 /** 'de-DE', '"de"' or 'DE' → 'de'; anything we do not ship → undefined. */
 export function toUiLanguage(value: string | null | undefined): UiLanguage | undefined {
@@ -104,25 +100,45 @@ function syncDocumentLanguage(language: string | undefined): void {
   if (typeof document !== 'undefined') document.documentElement.lang = toUiLanguage(language) ?? FALLBACK_LANGUAGE;
 }
 
+let appI18n: I18n | undefined;
+
 /**
- * A ready i18next instance with the bundled catalogues (no loading, so no Suspense). `language` forces a
- * language (tests); otherwise it is detected and every change is persisted under `i18nextLng`.
+ * A ready i18next instance with the bundled catalogues; other namespaces load on demand. `language` forces a
+ * language (tests); otherwise it is detected and every change is persisted under `i18nextLng`. `resources`
+ * replaces loading (tests pass every catalogue, see src/testing/catalogues.ts).
  */
-export function createI18n(language?: UiLanguage): I18n {
+export function createI18n(language?: UiLanguage, resources?: Resource): I18n {
   const instance = i18next.createInstance();
   instance.use(languageDetector).use(initReactI18next);
+  if (!resources) instance.use(resourcesToBackend(loadCatalogue));
   instance.on('languageChanged', syncDocumentLanguage);
   void instance.init({
-    resources: { en, de },
+    resources: resources ?? BUNDLED,
+    // Bundled catalogues are used as they are; the backend loads the rest.
+    partialBundledLanguages: true,
     lng: language,
     fallbackLng: FALLBACK_LANGUAGE,
     supportedLngs: [...LANGUAGES],
     load: 'languageOnly',
-    ns: NAMESPACES,
+    ns: BUNDLED_NAMESPACES,
     defaultNS: 'common',
     initAsync: false,
     // React escapes what it renders.
     interpolation: { escapeValue: false },
   });
+  appI18n = instance;
   return instance;
+}
+
+/**
+ * Starts loading `namespaces` in the current language (and English, the fallback) into the latest instance
+ * createI18n made, so that a route's texts arrive beside its code instead of after it. Resolves when they are
+ * there; a failed load is left to `useTranslation`, which loads again and shows the error boundary.
+ */
+export async function preloadNamespaces(...namespaces: Namespace[]): Promise<void> {
+  try {
+    await appI18n?.loadNamespaces(namespaces);
+  } catch {
+    // see above
+  }
 }

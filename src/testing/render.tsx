@@ -9,6 +9,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { AppProviders } from '@/app/providers';
 import { createI18n, type UiLanguage } from '@/lib/i18n';
+import { ALL_CATALOGUES } from './catalogues';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean | undefined;
@@ -30,7 +31,7 @@ export async function renderRoutes(
   { path, language = 'en' }: { path: string; language?: UiLanguage },
 ): Promise<Rendered> {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: 0 } } });
-  const i18n = createI18n(language);
+  const i18n = createI18n(language, ALL_CATALOGUES);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const container = document.createElement('div');
   document.body.append(container);

@@ -1,10 +1,10 @@
 import 'i18next';
-import type { en } from '@/lib/i18n';
+import type { Catalogues } from '@/lib/i18n';
 
 // Every t() key is checked against the English catalogues (the key source): a missing key is a type error.
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: typeof en;
+    resources: Catalogues;
   }
 }

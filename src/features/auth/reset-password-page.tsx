@@ -1,5 +1,4 @@
 import { Callout } from '@blueprintjs/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useResetPassword } from '@generated/hooks/auth/auth';
@@ -8,14 +7,16 @@ import { FormAlert, showServerFieldErrors, TextField, useFailureText } from '@/c
 import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { AuthLink, AuthPageShell } from './auth-page-shell';
-import {
-  resetPasswordErrorMap,
-  resetPasswordFormSchema,
-  type ResetPasswordFormInput,
-  type ResetPasswordFormValues,
-} from './password-schema';
+import { deferredResolver, useResolverPreload } from '@/components/deferred-resolver';
+import type { ResetPasswordFormInput, ResetPasswordFormValues } from './password-schema';
 
-const resolver = zodResolver(resetPasswordFormSchema, { error: resetPasswordErrorMap });
+const resolver = deferredResolver<ResetPasswordFormInput, ResetPasswordFormValues>(async () => {
+  const [{ zodResolver }, { resetPasswordFormSchema, resetPasswordErrorMap }] = await Promise.all([
+    import('@/components/zod-resolver'),
+    import('./password-schema'),
+  ]);
+  return zodResolver(resetPasswordFormSchema, { error: resetPasswordErrorMap });
+});
 
 /** /reset-password: asks for the e-mail address; the answer is the same whether the account exists or not. */
 export function ResetPasswordPage() {
@@ -27,6 +28,7 @@ export function ResetPasswordPage() {
     setError,
     formState: { errors },
   } = useForm<ResetPasswordFormInput, unknown, ResetPasswordFormValues>({ resolver, defaultValues: { email: '' } });
+  useResolverPreload(resolver);
 
   const reset = useResetPassword({
     mutation: { onError: (error) => showServerFieldErrors(error, setError, ['email']) },

@@ -1,5 +1,4 @@
 import { Button, Callout, Card, Checkbox, FormGroup, InputGroup, Spinner } from '@blueprintjs/core';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useForm, type UseFormSetError } from 'react-hook-form';
@@ -18,15 +17,17 @@ import { ApiError } from '@/lib/api-client';
 import { getToken, readStorage, removeStorage, writeStorage } from '@/lib/auth-storage';
 import { startSession } from '@/lib/session';
 import { toUiLanguage, type UiLanguage } from '@/lib/i18n';
-import {
-  signInErrorMap,
-  signInFormSchema,
-  type SignInFormInput,
-  type SignInFormValues,
-} from './sign-in-schema';
+import { deferredResolver, useResolverPreload } from '@/components/deferred-resolver';
+import type { SignInFormInput, SignInFormValues } from './sign-in-schema';
 import { MAIN_ID } from '@/components/skip-link';
 
-const resolver = zodResolver(signInFormSchema, { error: signInErrorMap });
+const resolver = deferredResolver<SignInFormInput, SignInFormValues>(async () => {
+  const [{ zodResolver }, { signInFormSchema, signInErrorMap }] = await Promise.all([
+    import('@/components/zod-resolver'),
+    import('./sign-in-schema'),
+  ]);
+  return zodResolver(signInFormSchema, { error: signInErrorMap });
+});
 
 /** A 422 may carry localised messages per field: show them under the fields. */
 function showFieldErrors(error: ApiError, setError: UseFormSetError<SignInFormInput>): void {
@@ -108,6 +109,7 @@ export function SignInPage() {
     resolver,
     defaultValues: { email: '', password: '', remember: true },
   });
+  useResolverPreload(resolver);
 
   const signIn = useSignIn({
     mutation: {
