@@ -2,11 +2,15 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 
-/** Aliases shared with tsconfig.app.json (`paths`) and vitest.config.ts. */
-export const aliases = {
-  '@': fileURLToPath(new URL('./src', import.meta.url)),
-  '@generated': fileURLToPath(new URL('./generated', import.meta.url)),
-};
+/**
+ * Aliases shared with tsconfig.app.json (`paths`) and vitest.config.ts. `zod` itself resolves to
+ * src/lib/zod.ts, which sets zod's CSP-safe mode before any module (ours or generated/zod) builds a schema.
+ */
+export const aliases = [
+  { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+  { find: '@generated', replacement: fileURLToPath(new URL('./generated', import.meta.url)) },
+  { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod.ts', import.meta.url)) },
+];
 
 /**
  * Where the dev server sends `/api/*`, from the environment (or a `.env` file):

@@ -1,5 +1,5 @@
 import { Icon } from '@blueprintjs/core';
-import { zodResolver } from '@/components/zod-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo } from 'react';
 import { useForm, useWatch, type FieldErrors, type Path, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { Checkbox, FormGroup } from '@blueprintjs/core';
-import { zodResolver } from '@/components/zod-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo, type ReactNode } from 'react';
 import { useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { Trans, useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { Callout } from '@blueprintjs/core';
-import { zodResolver } from '@/components/zod-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';

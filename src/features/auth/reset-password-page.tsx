@@ -12,7 +12,7 @@ import type { ResetPasswordFormInput, ResetPasswordFormValues } from './password
 
 const resolver = deferredResolver<ResetPasswordFormInput, ResetPasswordFormValues>(async () => {
   const [{ zodResolver }, { resetPasswordFormSchema, resetPasswordErrorMap }] = await Promise.all([
-    import('@/components/zod-resolver'),
+    import('@hookform/resolvers/zod'),
     import('./password-schema'),
   ]);
   return zodResolver(resetPasswordFormSchema, { error: resetPasswordErrorMap });

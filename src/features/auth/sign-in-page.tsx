@@ -23,7 +23,7 @@ import { MAIN_ID } from '@/components/skip-link';
 
 const resolver = deferredResolver<SignInFormInput, SignInFormValues>(async () => {
   const [{ zodResolver }, { signInFormSchema, signInErrorMap }] = await Promise.all([
-    import('@/components/zod-resolver'),
+    import('@hookform/resolvers/zod'),
     import('./sign-in-schema'),
   ]);
   return zodResolver(signInFormSchema, { error: signInErrorMap });

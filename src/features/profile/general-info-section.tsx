@@ -1,4 +1,4 @@
-import { zodResolver } from '@/components/zod-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
