@@ -25,6 +25,8 @@ export interface Patient {
   /** Date of the latest treatment (session), null without sessions. */
   latestSessionDate?: PatientLatestSessionDate;
   planStatus: PlanStatus;
+  /** True when processing of the latest session failed: the lists show "Error Detected" for it (its planStatus is no_plan_available; the session's `error` says why). */
+  latestSessionFailed: boolean;
   /**
    * Number of treatments (sessions).
    * @minimum 0

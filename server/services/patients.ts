@@ -86,7 +86,8 @@ function selectPatient(db: Database, clinicId: string) {
       'r.last_name as requester_last_name',
       'r.physician_name as requester_physician_name',
     ])
-    .select(planStatusSql('lt').as('plan_status'));
+    .select(planStatusSql('lt').as('plan_status'))
+    .select(sql<boolean>`coalesce(lt.processing_state = 'failed', false)`.as('latest_session_failed'));
 }
 
 type PatientListRow = Awaited<ReturnType<ReturnType<typeof selectPatient>['executeTakeFirstOrThrow']>>;
@@ -113,6 +114,7 @@ export function toPatient(row: PatientListRow): Patient {
     status: row.status as PatientStatus,
     latestSessionDate: row.latest_session_date ? new Date(row.latest_session_date).toISOString() : null,
     planStatus: row.plan_status,
+    latestSessionFailed: Boolean(row.latest_session_failed),
     treatmentsCount: Number(row.treatments_count ?? 0),
     deviceId: row.device_patient_id,
     // requestedBy is null when the requester's account no longer exists; the request stays visible.

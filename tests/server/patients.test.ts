@@ -157,8 +157,15 @@ describe('the patient list', () => {
     expect(byId.get(ids.becker)?.planStatus).toBe('planning');
     expect(byId.get(ids.fischer)?.planStatus).toBe('processing');
     expect(byId.get(ids.wagner)?.planStatus).toBe('issue_reported');
-    expect(byId.get(ids.hoffmann)?.planStatus).toBe('no_plan_available');
-    expect(byId.get(ids.neumann)).toMatchObject({ planStatus: 'no_plan_available', treatmentsCount: 0, latestSessionDate: null });
+    // "Error Detected": no plan, because processing failed — unlike a patient without any session.
+    expect(byId.get(ids.hoffmann)).toMatchObject({ planStatus: 'no_plan_available', latestSessionFailed: true });
+    expect(byId.get(ids.neumann)).toMatchObject({
+      planStatus: 'no_plan_available',
+      latestSessionFailed: false,
+      treatmentsCount: 0,
+      latestSessionDate: null,
+    });
+    expect(body.data.filter((p) => p.latestSessionFailed).map((p) => p.id)).toEqual([ids.hoffmann]);
   });
 
   it('lists active patients only, newest session first and patients without sessions last (by name)', async () => {

@@ -37,6 +37,7 @@ export const listPatientsResponse = zod.object({
   "status": zod.enum(['active', 'archived', 'deleting']).describe('active; deleting = deletion requested by a physician or nurse, waiting for an IT admin; archived.'),
   "latestSessionDate": zod.iso.datetime({}).nullish().describe('Date of the latest treatment (session), null without sessions.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
+  "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
   "treatmentsCount": zod.number().min(listPatientsResponseDataItemTreatmentsCountMin).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "deletionRequest": zod.union([zod.object({
@@ -126,6 +127,7 @@ export const getPatientResponse = zod.object({
   "status": zod.enum(['active', 'archived', 'deleting']).describe('active; deleting = deletion requested by a physician or nurse, waiting for an IT admin; archived.'),
   "latestSessionDate": zod.iso.datetime({}).nullish().describe('Date of the latest treatment (session), null without sessions.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
+  "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
   "treatmentsCount": zod.number().min(getPatientResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "deletionRequest": zod.union([zod.object({
@@ -170,6 +172,7 @@ export const updatePatientResponse = zod.object({
   "status": zod.enum(['active', 'archived', 'deleting']).describe('active; deleting = deletion requested by a physician or nurse, waiting for an IT admin; archived.'),
   "latestSessionDate": zod.iso.datetime({}).nullish().describe('Date of the latest treatment (session), null without sessions.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
+  "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
   "treatmentsCount": zod.number().min(updatePatientResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "deletionRequest": zod.union([zod.object({
@@ -219,6 +222,7 @@ export const requestPatientDeletionResponse = zod.object({
   "status": zod.enum(['active', 'archived', 'deleting']).describe('active; deleting = deletion requested by a physician or nurse, waiting for an IT admin; archived.'),
   "latestSessionDate": zod.iso.datetime({}).nullish().describe('Date of the latest treatment (session), null without sessions.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
+  "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
   "treatmentsCount": zod.number().min(requestPatientDeletionResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "deletionRequest": zod.union([zod.object({
