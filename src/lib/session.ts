@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { clearToken, removeStorage, setToken, TOKEN_KEY, writeStorage } from './auth-storage';
 import { clearPersistedCache } from './query-persistence';
+import { forgetRecentPatients } from './recent-patients';
 
 /** Written on every session end so other tabs (which get a storage event) end theirs too. */
 export const LOGOUT_SIGNAL_KEY = 'loggedOutAt';
@@ -11,6 +12,7 @@ function forgetCaches(queryClient: QueryClient): void {
   // Queries only: a mutation may still be settling (the sign-in or logout that ends up here).
   queryClient.removeQueries();
   clearPersistedCache();
+  forgetRecentPatients();
 }
 
 /** After a successful sign-in: nothing of an earlier session survives, then the new token is kept. */
