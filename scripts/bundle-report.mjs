@@ -196,8 +196,8 @@ function buildReport(buildDir) {
  * "The build"), so these budgets hold the line where the build stands and are lowered as bytes come out.
  */
 const BUDGETS = [
-  { path: '/sign-in', jsGzip: 216_000, cssGzip: 51_000 },
-  { path: '/physician/list', jsGzip: 230_000, cssGzip: 51_000 },
+  { path: '/sign-in', jsGzip: 218_000, cssGzip: 51_000 },
+  { path: '/physician/list', jsGzip: 234_000, cssGzip: 51_000 },
 ];
 
 function main() {

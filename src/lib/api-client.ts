@@ -180,6 +180,9 @@ function readAsDataUrl(blob: Blob): Promise<string> {
   });
 }
 
+/** True for a request the caller aborted (its AbortSignal): no failure to report. */
+export const isCancelled = (error: unknown): boolean => axios.isCancel(error);
+
 /** Spec §7 "GET any image path": a data URL for <img src>, or '' when the server sent no blob. */
 export async function fetchImageAsDataUrl(path: string, signal?: AbortSignal): Promise<string> {
   const { data } = await apiInstance.get<unknown>(path, {

@@ -27,15 +27,40 @@ function iconsNamedIn(source: string): string[] {
     .filter((name) => Icons.isValidIconName(name));
 }
 
+// Each folder's icons.ts (src/features/<f>/icons.ts, src/components/<c>/icons.ts).
+const iconModules = import.meta.glob<{ ICONS: Record<string, unknown> }>('/src/**/icons.ts', { eager: true });
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
 describe('configureIconLoading', () => {
-  it('bundles exactly the icons that src/ names', () => {
-    const named = new Set(Object.values(sources).flatMap(iconsNamedIn));
-    expect(named.size).toBeGreaterThan(0);
-    expect(Object.keys(BUNDLED_ICONS).sort()).toEqual([...named].sort());
+  it('bundles exactly the icons that src/ names: a folder’s own in its icons.ts, the shell’s in BUNDLED_ICONS', () => {
+    // The nearest icons.ts up the folder tree (below src/), else the shell's list.
+    const bundlerOf = (file: string): string => {
+      const parts = file.split('/').slice(0, -1);
+      while (parts.length > 2) {
+        const candidate = `${parts.join('/')}/icons.ts`;
+        if (candidate in iconModules) return candidate;
+        parts.pop();
+      }
+      return 'BUNDLED_ICONS';
+    };
+    const named = new Map<string, Set<string>>();
+    for (const [file, source] of Object.entries(sources)) {
+      for (const icon of iconsNamedIn(source)) {
+        const bundler = bundlerOf(file);
+        named.set(bundler, (named.get(bundler) ?? new Set()).add(icon));
+      }
+    }
+    expect(named.size).toBeGreaterThan(1);
+    const bundledBy = new Map<string, string[]>([
+      ['BUNDLED_ICONS', Object.keys(BUNDLED_ICONS)],
+      ...Object.entries(iconModules).map(([file, module]) => [file, Object.keys(module.ICONS)] as [string, string[]]),
+    ]);
+    for (const [bundler, icons] of bundledBy) {
+      expect(icons.sort(), bundler).toEqual([...(named.get(bundler) ?? [])].sort());
+    }
   });
 
   it('draws no <Icon> at 20 px or more, whose paths are not bundled', () => {

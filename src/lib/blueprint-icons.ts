@@ -18,8 +18,10 @@ import user from '@blueprintjs/icons/lib/esm/generated/16px/paths/user';
  */
 
 /**
- * The 16 px paths of every icon that src/ names in an icon prop; blueprint-icons.test.ts keeps this list
- * equal to those names, so a new icon fails the test until it is added here.
+ * The 16 px paths of the icons the shell names (src/app, src/lib and the shared components without an
+ * `icons.ts` of their own). A feature's or component folder's icons come with its code, in its `icons.ts`
+ * (`bundleIcons`), so the sign-in page carries none of them. blueprint-icons.test.ts checks that every icon a
+ * file names is bundled by its folder's `icons.ts` or here.
  */
 export const BUNDLED_ICONS: Partial<Record<IconName, IconPaths>> = {
   'caret-down': caretDown,
@@ -46,12 +48,23 @@ async function loadUnbundledIcon(name: IconName, size: IconSize): Promise<IconPa
   return splitPathsBySizeLoader(name, size);
 }
 
-const loadIcon: IconPathsLoader = async (name, size) =>
-  (size === IconSize.STANDARD ? BUNDLED_ICONS[name] : undefined) ?? loadUnbundledIcon(name, size);
+const bundled: Partial<Record<IconName, IconPaths>> = { ...BUNDLED_ICONS };
 
-/** Makes Blueprint's icons come from BUNDLED_ICONS. Call once, before the first render. */
+const loadIcon: IconPathsLoader = async (name, size) =>
+  (size === IconSize.STANDARD ? bundled[name] : undefined) ?? loadUnbundledIcon(name, size);
+
+/**
+ * Adds icons that arrive with a lazily loaded module (its `icons.ts`) and puts them into Blueprint's cache,
+ * so that they draw at once when the module's components first render.
+ */
+export function bundleIcons(icons: Partial<Record<IconName, IconPaths>>): void {
+  Object.assign(bundled, icons);
+  void Icons.load(Object.keys(icons) as IconName[], IconSize.STANDARD);
+}
+
+/** Makes Blueprint's icons come from the bundled ones. Call once, before the first render. */
 export function configureIconLoading(): void {
   Icons.setLoaderOptions({ loader: loadIcon });
   // In Blueprint's cache before the first render, these icons draw at once rather than one render later.
-  void Icons.load(Object.keys(BUNDLED_ICONS) as IconName[], IconSize.STANDARD);
+  bundleIcons(BUNDLED_ICONS);
 }

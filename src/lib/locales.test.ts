@@ -28,6 +28,8 @@ const SAME_IN_BOTH = new Set([
   'common:profileSummary.name', // "Name" is German too
   'auth:approveAccount.name',
   'common:pageTitle', // "{{page}} – Macula Planner"
+  'patients:form.optional', // "(optional)" is German too
+  'patientList:patientName', // "{{secondName}}, {{name}}" in both
 ]);
 
 /** The files of `folder` (e.g. "en/" or "de/legal/") among `found`, by name. */

@@ -1,4 +1,187 @@
-// Scaffold: replaced by the patient list (issue 11).
+import { Button, NonIdealState } from '@blueprintjs/core';
+import { keepPreviousData, useQueries } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { getListPatientsQueryOptions } from '@generated/hooks/patients/patients';
+import type { Patient } from '@generated/model/patient';
+import { PlanStatus } from '@generated/model/planStatus';
+import { useFailureMessage } from '@/components/form-fields';
+import { paths } from '@/config/paths';
+import { recentPatients } from '@/lib/recent-patients';
+import { useSignedInProfile } from '@/lib/signed-in-profile';
+import { ListFilters } from './list-filters';
+import { ListPaging } from './list-paging';
+import {
+  birthdayRangeProblem,
+  listParams,
+  readListView,
+  shownPages,
+  withFilter,
+  writeListView,
+  type ListView,
+} from './list-view';
+import { PatientTable } from './patient-table';
+import './icons';
+import './patients.css';
+
+// The dialogs load when first opened: the list shows without their code.
+const AddPatientDialog = lazy(async () => ({ default: (await import('./add-patient-dialog')).AddPatientDialog }));
+const ExamUploadDialog = lazy(async () => ({
+  default: (await import('@/components/exam-upload/exam-upload-dialog')).ExamUploadDialog,
+}));
+
+/** While a listed session is being processed, the list asks again this often (realtime replaces this later). */
+const PROCESSING_REFETCH_MS = 3000;
+const IN_PROGRESS: PlanStatus[] = [PlanStatus.file_uploaded, PlanStatus.processing];
+
+/** `/` focuses the search from anywhere on the page, unless the user is typing somewhere. */
+function useSearchShortcut(focusSearch: () => void) {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]')) return;
+      event.preventDefault();
+      focusSearch();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [focusSearch]);
+}
+
+function RecentlyOpened({ userId }: { userId: string }) {
+  const { t } = useTranslation('patientList');
+  const recent = recentPatients(userId);
+  if (recent.length === 0) return null;
+  return (
+    <nav className="mp-recent-patients" aria-label={t('recent.label')}>
+      <span className="mp-recent-title">{t('recent.label')}:</span>
+      <ul>
+        {recent.map((patient) => (
+          <li key={patient.id}>
+            <Link to={paths.physician.patientCard.getHref(patient.id)}>
+              {t('patientName', { name: patient.name, secondName: patient.secondName })}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** /physician/list: the active patients of the clinic, for physicians and nurses (seed-spec §2). */
 export function PatientListPage() {
-  return <h1>Patients</h1>;
+  const { t } = useTranslation('patientList');
+  const profile = useSignedInProfile();
+  const failureMessage = useFailureMessage();
+  const [params, setParams] = useSearchParams();
+  const view = readListView(params);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const captionId = useId();
+  const [dialog, setDialog] = useState<'add' | 'upload' | null>(null);
+
+  const show = useCallback(
+    (next: ListView, { replace = false } = {}) => setParams(writeListView(next), { replace }),
+    [setParams],
+  );
+  // Filters replace the history entry (each typed word is no step back); pages add one.
+  const onFilter = (change: Partial<Omit<ListView, 'page' | 'more'>>) => show(withFilter(view, change), { replace: true });
+  useSearchShortcut(useCallback(() => searchRef.current?.focus(), []));
+
+  const rangeProblem = birthdayRangeProblem(view);
+  const pages = useQueries({
+    queries: shownPages(view).map((page) =>
+      getListPatientsQueryOptions(listParams(view, page), {
+        query: {
+          enabled: !rangeProblem,
+          placeholderData: keepPreviousData,
+          refetchInterval: (query) =>
+            query.state.data?.data.some((patient) => IN_PROGRESS.includes(patient.planStatus)) ? PROCESSING_REFETCH_MS : false,
+        },
+      }),
+    ),
+  });
+  const [firstPage] = pages;
+  const patients: Patient[] = pages.flatMap((page) => page.data?.data ?? []);
+  const meta = pages.findLast((page) => page.data)?.data?.meta;
+  const loading = !rangeProblem && firstPage.isPending;
+  const failed = pages.find((page) => page.isError && !page.data);
+  const filtered = Boolean(view.search.trim() || view.birthdayFrom || view.birthdayTo || view.planStatus);
+
+  const actions = (
+    <>
+      <Button intent="primary" icon="add" onClick={() => setDialog('add')}>
+        {t('actions.addPatient')}
+      </Button>
+      <Button icon="upload" onClick={() => setDialog('upload')}>
+        {t('actions.uploadNpt')}
+      </Button>
+    </>
+  );
+
+  let content;
+  if (failed) {
+    content = (
+      <NonIdealState
+        title={t('states.errorTitle')}
+        description={failureMessage(failed.error)}
+        action={<Button onClick={() => void failed.refetch()}>{t('states.retry')}</Button>}
+      />
+    );
+  } else if (!loading && !rangeProblem && meta?.total === 0) {
+    content = filtered ? (
+      <NonIdealState
+        title={t('states.noMatchTitle')}
+        description={t('states.noMatch')}
+        action={
+          <Button onClick={() => onFilter({ search: '', birthdayFrom: '', birthdayTo: '', planStatus: '' })}>
+            {t('filters.clear')}
+          </Button>
+        }
+      />
+    ) : (
+      <NonIdealState title={t('states.emptyTitle')} description={t('states.empty')} action={<div className="mp-empty-actions">{actions}</div>} />
+    );
+  } else if (!rangeProblem) {
+    content = (
+      <>
+        <PatientTable
+          patients={patients}
+          loading={loading}
+          sort={view.sort}
+          onSort={(sort) => onFilter({ sort })}
+          labelledBy={captionId}
+        />
+        {meta && meta.total > 0 && (
+          <ListPaging
+            view={view}
+            total={meta.total}
+            lastPage={meta.lastPage}
+            loadingMore={pages.some((page) => page.isPending)}
+            onPage={(page) => show({ ...view, page, more: 0 })}
+            onLoadMore={() => show({ ...view, more: view.more + 1 }, { replace: true })}
+          />
+        )}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <div className="mp-page-header">
+        <h1 className="mp-page-title" id={captionId}>
+          {t('title')}
+        </h1>
+        <div className="mp-page-actions">{actions}</div>
+      </div>
+      <RecentlyOpened userId={profile.id} />
+      <ListFilters view={view} onChange={onFilter} searchRef={searchRef} />
+      {content}
+      <Suspense>
+        {dialog === 'add' && <AddPatientDialog isOpen onClose={() => setDialog(null)} />}
+        {dialog === 'upload' && <ExamUploadDialog isOpen onClose={() => setDialog(null)} />}
+      </Suspense>
+    </>
+  );
 }

@@ -1,0 +1,303 @@
+import { Button, Callout, Dialog, DialogBody, DialogFooter, ProgressBar } from '@blueprintjs/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { getGetPatientQueryKey, getListPatientsQueryKey, getListPatientTreatmentsQueryKey } from '@generated/hooks/patients/patients';
+import { uploadTreatment } from '@generated/hooks/treatments/treatments';
+import type { DuplicateUploadError } from '@generated/model/duplicateUploadError';
+import type { PatientMismatchError } from '@generated/model/patientMismatchError';
+import type { TreatmentUploadResponse } from '@generated/model/treatmentUploadResponse';
+import { useFailureMessage } from '@/components/form-fields';
+import { paths } from '@/config/paths';
+import { ApiError, isCancelled } from '@/lib/api-client';
+import { formatBytes, formatCalendarDate } from '@/lib/format';
+import { throughputMeter } from './throughput';
+import './exam-upload.css';
+import './icons';
+
+type Patient = { id: string; name: string; secondName: string };
+
+type ExamUploadDialogProps = {
+  isOpen: boolean;
+  onClose: () => void;
+  /** Upload into this patient's card ("add new session"); absent: the file's patient is found or created. */
+  patient?: Patient;
+};
+
+type Progress = { loaded: number; total: number; slow: boolean };
+
+type Outcome =
+  | { kind: 'choosing' }
+  | { kind: 'uploading'; progress: Progress }
+  | { kind: 'done'; answer: TreatmentUploadResponse }
+  | { kind: 'cancelled' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'duplicate'; message: string; treatment: DuplicateUploadError['treatment'] }
+  | { kind: 'mismatch'; message: string; filePatient: PatientMismatchError['patient'] };
+
+const isNptFile = (file: File) => /\.npt$/i.test(file.name);
+
+
+function outcomeOfFailure(error: unknown, failureMessage: (error: unknown) => string): Outcome {
+  if (isCancelled(error)) return { kind: 'cancelled' };
+  const message = failureMessage(error);
+  if (error instanceof ApiError && error.status === 409) {
+    const body = error.body as Partial<DuplicateUploadError & PatientMismatchError> | undefined;
+    if (body?.treatment) return { kind: 'duplicate', message, treatment: body.treatment };
+    if (body?.patient) return { kind: 'mismatch', message, filePatient: body.patient };
+  }
+  return { kind: 'failed', message };
+}
+
+/**
+ * "Upload NPT file", "Add new session from an NPT file" and "Create new patient from an NPT file" (seed-spec
+ * §2): one dialog that sends one exam file and says what became of it.
+ */
+export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogProps) {
+  const { t, i18n } = useTranslation('examUpload');
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const failureMessage = useFailureMessage();
+  const [file, setFile] = useState<File>();
+  const [fileProblem, setFileProblem] = useState<string>();
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'choosing' });
+  const [dragging, setDragging] = useState(false);
+  const abort = useRef<AbortController>(undefined);
+  const input = useRef<HTMLInputElement>(null);
+  const ids = { input: useId(), problem: useId(), status: useId() };
+
+  // An upload still running when the dialog goes away (closed, page left) is cancelled.
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const choose = (chosen: File | undefined) => {
+    if (!chosen) return;
+    if (!isNptFile(chosen)) {
+      setFileProblem(t('wrongType', { name: chosen.name }));
+      return;
+    }
+    setFileProblem(undefined);
+    setFile(chosen);
+    setOutcome({ kind: 'choosing' });
+  };
+
+  const upload = async (into: Patient | undefined) => {
+    if (!file) return;
+    const controller = new AbortController();
+    abort.current = controller;
+    const meter = throughputMeter();
+    setOutcome({ kind: 'uploading', progress: { loaded: 0, total: file.size, slow: false } });
+    try {
+      const answer = await uploadTreatment({ file }, into ? { patientId: into.id } : undefined, {
+        signal: controller.signal,
+        onUploadProgress: ({ loaded, total }) => {
+          const slow = meter.record({ at: performance.now(), loaded });
+          setOutcome((current) =>
+            current.kind === 'uploading'
+              ? { kind: 'uploading', progress: { loaded, total: total ?? file.size, slow: slow || current.progress.slow } }
+              : current,
+          );
+        },
+      });
+      const { patient: uploadedFor } = answer.data;
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: getListPatientsQueryKey() }),
+        queryClient.invalidateQueries({ queryKey: getGetPatientQueryKey(uploadedFor.id) }),
+        queryClient.invalidateQueries({ queryKey: getListPatientTreatmentsQueryKey(uploadedFor.id) }),
+      ]);
+      setOutcome({ kind: 'done', answer });
+    } catch (error) {
+      setOutcome(outcomeOfFailure(error, failureMessage));
+    } finally {
+      abort.current = undefined;
+    }
+  };
+
+  const close = () => {
+    abort.current?.abort();
+    setFile(undefined);
+    setFileProblem(undefined);
+    setOutcome({ kind: 'choosing' });
+    onClose();
+  };
+
+  const goTo = (patientId: string) => {
+    close();
+    void navigate(paths.physician.patientCard.getHref(patientId));
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    if (outcome.kind !== 'uploading') choose(event.dataTransfer.files[0]);
+  };
+
+  const uploading = outcome.kind === 'uploading';
+  const title = patient ? t('titleForPatient', { patient: `${patient.name} ${patient.secondName}` }) : t('title');
+
+  return (
+    <Dialog isOpen={isOpen} onClose={close} title={title} className="mp-dialog" canOutsideClickClose={!uploading}>
+      <DialogBody>
+        <div
+          className={`mp-drop-zone${dragging ? ' mp-drop-zone-active' : ''}`}
+          onDragOver={(event) => {
+            event.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+        >
+          <p>{t('dropHint')}</p>
+          {/* A button of our own opens the file picker: Blueprint's FileInput cuts longer button texts. */}
+          <input
+            ref={input}
+            id={ids.input}
+            type="file"
+            accept=".npt"
+            className="mp-visually-hidden"
+            tabIndex={-1}
+            aria-hidden="true"
+            onChange={(event) => {
+              choose(event.currentTarget.files?.[0]);
+              event.currentTarget.value = '';
+            }}
+          />
+          <Button
+            icon="folder-open"
+            disabled={uploading}
+            onClick={() => input.current?.click()}
+            aria-describedby={fileProblem ? ids.problem : undefined}
+          >
+            {t('browse')}
+          </Button>
+          <p className="mp-file-name">{file ? file.name : t('noFile')}</p>
+          {file && <p className="mp-file-size">{formatBytes(file.size, i18n.language)}</p>}
+        </div>
+        {fileProblem && (
+          <Callout intent="danger" role="alert" id={ids.problem} className="mp-upload-callout">
+            {fileProblem}
+          </Callout>
+        )}
+        <div id={ids.status} role="status" aria-live="polite">
+          <UploadStatus outcome={outcome} patient={patient} onGoTo={goTo} onCreateFromFile={() => void upload(undefined)} />
+        </div>
+      </DialogBody>
+      <DialogFooter
+        actions={
+          uploading ? (
+            <Button onClick={() => abort.current?.abort()}>{t('cancelUpload')}</Button>
+          ) : outcome.kind === 'done' ? (
+            <Button intent="primary" onClick={close}>
+              {t('close')}
+            </Button>
+          ) : (
+            <>
+              <Button onClick={close}>{t('close')}</Button>
+              <Button intent="primary" icon="upload" disabled={!file} onClick={() => void upload(patient)}>
+                {outcome.kind === 'failed' || outcome.kind === 'cancelled' ? t('retry') : t('upload')}
+              </Button>
+            </>
+          )
+        }
+      />
+    </Dialog>
+  );
+}
+
+type UploadStatusProps = {
+  outcome: Outcome;
+  patient: Patient | undefined;
+  onGoTo: (patientId: string) => void;
+  onCreateFromFile: () => void;
+};
+
+function UploadStatus({ outcome, patient, onGoTo, onCreateFromFile }: UploadStatusProps) {
+  const { t, i18n } = useTranslation('examUpload');
+  switch (outcome.kind) {
+    case 'choosing':
+      return null;
+    case 'uploading': {
+      const { loaded, total, slow } = outcome.progress;
+      const share = total > 0 ? loaded / total : 0;
+      return (
+        <div className="mp-upload-progress">
+          <ProgressBar value={share} intent="primary" stripes={share < 1} aria-label={t('progressLabel')} />
+          <p>
+            {share < 1
+              ? t('progress', {
+                  loaded: formatBytes(loaded, i18n.language),
+                  total: formatBytes(total, i18n.language),
+                  percent: Math.floor(share * 100),
+                })
+              : t('checking')}
+          </p>
+          {slow && (
+            <Callout intent="warning" title={t('slow.title')} className="mp-upload-callout">
+              {t('slow.text')}
+            </Callout>
+          )}
+        </div>
+      );
+    }
+    case 'cancelled':
+      return (
+        <Callout intent="none" className="mp-upload-callout">
+          {t('cancelled')}
+        </Callout>
+      );
+    case 'failed':
+      return (
+        <Callout intent="danger" title={t('failedTitle')} className="mp-upload-callout">
+          {outcome.message}
+        </Callout>
+      );
+    case 'duplicate':
+      return (
+        <Callout intent="warning" title={t('duplicateTitle')} className="mp-upload-callout">
+          <p>{outcome.message}</p>
+          <Button onClick={() => onGoTo(outcome.treatment.patientId)}>{t('openExisting')}</Button>
+        </Callout>
+      );
+    case 'mismatch': {
+      const { filePatient } = outcome;
+      return (
+        <Callout intent="warning" title={t('mismatch.title')} className="mp-upload-callout">
+          <p>
+            {t('mismatch.text', {
+              patient: patient ? `${patient.name} ${patient.secondName}` : '',
+              filePatient: `${filePatient.name} ${filePatient.secondName}`,
+              birthday: formatCalendarDate(filePatient.birthday, i18n.language),
+            })}
+          </p>
+          {filePatient.id ? (
+            <Button intent="primary" onClick={() => onGoTo(filePatient.id as string)}>
+              {t('mismatch.goToPatient')}
+            </Button>
+          ) : (
+            <>
+              <p>{t('mismatch.unknown')}</p>
+              <Button intent="primary" onClick={onCreateFromFile}>
+                {t('mismatch.createPatient')}
+              </Button>
+            </>
+          )}
+        </Callout>
+      );
+    }
+    case 'done': {
+      const { patient: uploadedFor, patientCreated, treatment } = outcome.answer.data;
+      const name = `${uploadedFor.name} ${uploadedFor.secondName}`;
+      return (
+        <Callout intent="success" title={t('done.title')} className="mp-upload-callout">
+          <p>{patientCreated ? t('done.patientCreated', { patient: name }) : t('done.sessionAdded', { number: treatment.number, patient: name })}</p>
+          <p>{t('done.processing')}</p>
+          {uploadedFor.id !== patient?.id && (
+            <Button intent="primary" onClick={() => onGoTo(uploadedFor.id)}>
+              {t('done.openCard')}
+            </Button>
+          )}
+        </Callout>
+      );
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import type { PatientFormInput } from './patient-form-schema';
+
+/*
+ * What the patient form needs without its validation code (zod loads only when the form validates: see
+ * src/components/deferred-resolver.ts).
+ */
+
+/** The contract's limits on a patient's data, for maxLength and the description's counter. */
+export const PATIENT_LIMITS = {
+  name: 100,
+  secondName: 100,
+  description: 2000,
+} as const;
+
+/** The earliest birthday the server accepts. */
+export const EARLIEST_BIRTHDAY = '1900-01-01';
+
+/** Why a field is refused; `patients:form.errors.<key>` says it in the UI language. */
+export type PatientFieldError = 'required' | 'invalidDate' | 'birthdayFuture' | 'birthdayTooEarly' | 'tooLong';
+
+/** Today in the user's calendar (a birthday "in the future" is judged where the user is). */
+export function localToday(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** An empty form; gender is chosen on purpose, never preset. */
+export const EMPTY_PATIENT_FORM: PatientFormInput = {
+  name: '',
+  secondName: '',
+  birthday: '',
+  gender: '' as PatientFormInput['gender'],
+  description: '',
+};
+
+export const PATIENT_FORM_FIELDS = ['name', 'secondName', 'birthday', 'gender', 'description'] as const;

@@ -1,0 +1,117 @@
+import { Button, Classes, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import { birthdayRangeProblem, PLAN_STATUS_FILTERS, type ListView } from './list-view';
+
+/** Typing pauses this long before the list asks the server (one request per word, not per key). */
+const SEARCH_DELAY_MS = 300;
+
+type ListFiltersProps = {
+  view: ListView;
+  onChange: (change: Partial<Omit<ListView, 'page' | 'more'>>) => void;
+  searchRef: RefObject<HTMLInputElement | null>;
+};
+
+/** The search as typed, sent on a pause; it follows the URL when that changes (back button, a link). */
+function useSearchInput(search: string, onSearch: (search: string) => void) {
+  const [text, setText] = useState(search);
+  const sent = useRef(search);
+  const send = useRef(onSearch);
+  useEffect(() => {
+    send.current = onSearch;
+  });
+  useEffect(() => {
+    if (search !== sent.current) {
+      sent.current = search;
+      setText(search);
+    }
+  }, [search]);
+  useEffect(() => {
+    if (text === sent.current) return undefined;
+    const timer = window.setTimeout(() => {
+      sent.current = text;
+      send.current(text);
+    }, SEARCH_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [text]);
+  return [text, setText] as const;
+}
+
+export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
+  const { t } = useTranslation(['patientList', 'patients']);
+  const ids = { search: useId(), from: useId(), to: useId(), status: useId(), rangeError: useId() };
+  const [search, setSearch] = useSearchInput(view.search, (text) => onChange({ search: text }));
+  const rangeProblem = birthdayRangeProblem(view);
+  const filtered = Boolean(view.search || view.birthdayFrom || view.birthdayTo || view.planStatus);
+
+  return (
+    <form className="mp-list-filters" role="search" aria-label={t('filters.label')} onSubmit={(event) => event.preventDefault()}>
+      <FormGroup label={t('filters.search')} labelFor={ids.search} className="mp-filter-search">
+        <InputGroup
+          id={ids.search}
+          inputRef={searchRef}
+          type="search"
+          leftIcon="search"
+          value={search}
+          maxLength={100}
+          placeholder={t('filters.searchPlaceholder')}
+          onValueChange={setSearch}
+          aria-keyshortcuts="/"
+        />
+      </FormGroup>
+      <FormGroup label={t('filters.birthdayFrom')} labelFor={ids.from} intent={rangeProblem ? 'danger' : 'none'}>
+        <input
+          id={ids.from}
+          type="date"
+          className={`${Classes.INPUT} mp-date-input`}
+          value={view.birthdayFrom}
+          onChange={(event) => onChange({ birthdayFrom: event.currentTarget.value })}
+          aria-invalid={rangeProblem ? true : undefined}
+          aria-describedby={rangeProblem ? ids.rangeError : undefined}
+        />
+      </FormGroup>
+      <FormGroup label={t('filters.birthdayTo')} labelFor={ids.to} intent={rangeProblem ? 'danger' : 'none'}>
+        <input
+          id={ids.to}
+          type="date"
+          className={`${Classes.INPUT} mp-date-input`}
+          value={view.birthdayTo}
+          onChange={(event) => onChange({ birthdayTo: event.currentTarget.value })}
+          aria-invalid={rangeProblem ? true : undefined}
+          aria-describedby={rangeProblem ? ids.rangeError : undefined}
+        />
+      </FormGroup>
+      <FormGroup label={t('patients:field.planStatus')} labelFor={ids.status}>
+        <HTMLSelect
+          id={ids.status}
+          value={view.planStatus}
+          onChange={(event) => onChange({ planStatus: event.currentTarget.value as ListView['planStatus'] })}
+        >
+          <option value="">{t('filters.anyStatus')}</option>
+          {PLAN_STATUS_FILTERS.map((status) => (
+            <option key={status} value={status}>
+              {t(`patients:planStatus.${status}`)}
+            </option>
+          ))}
+        </HTMLSelect>
+      </FormGroup>
+      {filtered && (
+        <Button
+          variant="minimal"
+          className="mp-filter-clear"
+          onClick={() => {
+            setSearch('');
+            onChange({ search: '', birthdayFrom: '', birthdayTo: '', planStatus: '' });
+          }}
+        >
+          {t('filters.clear')}
+        </Button>
+      )}
+      {rangeProblem && (
+        <p id={ids.rangeError} role="alert" className="mp-filter-error">
+          {t('filters.rangeReversed')}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,146 @@
+import { Classes, HTMLTable, Icon } from '@blueprintjs/core';
+import type { KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import type { Patient } from '@generated/model/patient';
+import type { PatientSort } from '@generated/model/patientSort';
+import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
+import { paths } from '@/config/paths';
+import { formatCalendarDate, formatDate } from '@/lib/format';
+import { nextSort, sortState, type SortColumn } from './list-view';
+
+const SKELETON_ROWS = 5;
+const COLUMN_COUNT = 6;
+
+type SortHeaderProps = {
+  column: SortColumn;
+  label: string;
+  sort: PatientSort;
+  onSort: (sort: PatientSort) => void;
+  className?: string;
+};
+
+/** A column header that sorts: a button inside the <th>, whose aria-sort tells the current order. */
+function SortHeader({ column, label, sort, onSort, className }: SortHeaderProps) {
+  const state = sortState(sort, column);
+  return (
+    <th scope="col" aria-sort={state} className={className}>
+      <button type="button" className="mp-sort-button" onClick={() => onSort(nextSort(sort, column))}>
+        {label}
+        <Icon
+          icon={state === 'ascending' ? 'chevron-up' : state === 'descending' ? 'chevron-down' : 'double-caret-vertical'}
+          className="mp-sort-icon"
+          aria-hidden
+        />
+      </button>
+    </th>
+  );
+}
+
+/** The name links of the table, in row order: the arrow keys move between them. */
+const rowLinks = (table: HTMLElement | null) =>
+  Array.from(table?.querySelectorAll<HTMLAnchorElement>('a[data-patient-link]') ?? []);
+
+/**
+ * Up and down move the focus from row to row (Home and End to the first and last); Enter opens the focused
+ * patient's card, as any link does.
+ */
+function moveBetweenRows(event: KeyboardEvent<HTMLTableSectionElement>) {
+  const links = rowLinks(event.currentTarget);
+  const index = links.indexOf(document.activeElement as HTMLAnchorElement);
+  const target = {
+    ArrowDown: Math.min(index + 1, links.length - 1),
+    ArrowUp: Math.max(index - 1, 0),
+    Home: 0,
+    End: links.length - 1,
+  }[event.key];
+  if (target === undefined || index === -1) return;
+  event.preventDefault();
+  links[target]?.focus();
+}
+
+type PatientTableProps = {
+  patients: Patient[];
+  loading: boolean;
+  sort: PatientSort;
+  onSort: (sort: PatientSort) => void;
+  /** Id of the caption that names the table. */
+  labelledBy: string;
+};
+
+export function PatientTable({ patients, loading, sort, onSort, labelledBy }: PatientTableProps) {
+  const { t, i18n } = useTranslation(['patients', 'patientList']);
+  const navigate = useNavigate();
+
+  return (
+    <div className="mp-table-scroll">
+      <HTMLTable className="mp-patient-table" interactive={!loading} aria-labelledby={labelledBy} aria-busy={loading}>
+        <thead>
+          <tr>
+            <SortHeader column="secondName" label={t('patientList:columns.patient')} sort={sort} onSort={onSort} />
+            <SortHeader column="birthday" label={t('field.birthday')} sort={sort} onSort={onSort} />
+            <th scope="col" className="mp-column-gender">
+              {t('field.gender')}
+            </th>
+            <SortHeader column="latestSessionDate" label={t('field.latestSession')} sort={sort} onSort={onSort} />
+            <th scope="col">{t('field.planStatus')}</th>
+            <SortHeader
+              column="treatmentsCount"
+              label={t('patientList:columns.sessions')}
+              sort={sort}
+              onSort={onSort}
+              className="mp-column-number"
+            />
+          </tr>
+        </thead>
+        <tbody onKeyDown={moveBetweenRows}>
+          {loading
+            ? Array.from({ length: SKELETON_ROWS }, (_, row) => (
+                <tr key={row} aria-hidden="true">
+                  {Array.from({ length: COLUMN_COUNT }, (_, cell) => (
+                    <td key={cell}>
+                      <span className={`${Classes.SKELETON} mp-skeleton-text`}>&nbsp;</span>
+                    </td>
+                  ))}
+                </tr>
+              ))
+            : patients.map((patient, row) => {
+                const href = paths.physician.patientCard.getHref(patient.id);
+                return (
+                  // A click anywhere on the row opens the card; keyboard and screen reader users have the link.
+                  <tr
+                    key={patient.id}
+                    onClick={(event) => {
+                      if (!(event.target as HTMLElement).closest('a')) void navigate(href);
+                    }}
+                  >
+                    <td>
+                      <Link to={href} data-patient-link tabIndex={row === 0 ? 0 : -1} className="mp-patient-link">
+                        {t('patientList:patientName', { name: patient.name, secondName: patient.secondName })}
+                      </Link>
+                    </td>
+                    <td>{formatCalendarDate(patient.birthday, i18n.language)}</td>
+                    <td className="mp-column-gender">{t(`gender.${patient.gender}`)}</td>
+                    <td>
+                      {patient.latestSessionDate ? (
+                        formatDate(patient.latestSessionDate, i18n.language)
+                      ) : (
+                        <span className="mp-muted-text">{t('patientList:noSession')}</span>
+                      )}
+                    </td>
+                    <td>
+                      {patient.treatmentsCount > 0 ? (
+                        <PlanStatusTag status={shownPlanStatus(patient.planStatus, patient.latestSessionFailed)} />
+                      ) : (
+                        <span className="mp-muted-text">—</span>
+                      )}
+                    </td>
+                    <td className="mp-column-number">{patient.treatmentsCount}</td>
+                  </tr>
+                );
+              })}
+        </tbody>
+      </HTMLTable>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ageOn, formatBytes, formatCalendarDate } from './format';
+
+describe('formats', () => {
+  it('writes a birthday as the language does, never a day off', () => {
+    expect(formatCalendarDate('1951-04-23', 'de')).toBe('23.04.1951');
+    expect(formatCalendarDate('1951-04-23', 'en')).toBe('23/04/1951');
+    expect(formatCalendarDate('not a date', 'en')).toBe('not a date');
+  });
+
+  it('counts full years', () => {
+    expect(ageOn('1951-04-23', '2026-04-22')).toBe(74);
+    expect(ageOn('1951-04-23', '2026-04-23')).toBe(75);
+    expect(ageOn('2000-02-29', '2026-02-28')).toBe(25);
+  });
+
+  it('writes sizes in decimal units with the language’s decimal mark', () => {
+    expect(formatBytes(512, 'en')).toBe('512 B');
+    expect(formatBytes(12_400_000, 'en')).toBe('12.4 MB');
+    expect(formatBytes(12_400_000, 'de')).toBe('12,4 MB');
+  });
+});

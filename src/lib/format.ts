@@ -1,0 +1,50 @@
+/*
+ * Dates and sizes as the UI language writes them. A birthday is a calendar date (no time, no zone): it is
+ * formatted in UTC so that it never moves a day; a session's date is an instant, shown in the user's zone.
+ */
+
+const calendarDate = (language: string) =>
+  new Intl.DateTimeFormat(language, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
+
+/** '1951-04-23' → '23.04.1951' (de) or '23/04/1951' (en-GB style day first). */
+export function formatCalendarDate(isoDate: string, language: string): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? isoDate : calendarDate(locale(language)).format(date);
+}
+
+/** An instant as date and time in the user's zone. */
+export function formatDateTime(timestamp: string, language: string): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return timestamp;
+  return new Intl.DateTimeFormat(locale(language), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** An instant as a date in the user's zone. */
+export function formatDate(timestamp: string, language: string): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return timestamp;
+  return new Intl.DateTimeFormat(locale(language), { day: '2-digit', month: '2-digit', year: 'numeric' }).format(date);
+}
+
+/** Full years from a birthday to `today` (both YYYY-MM-DD). */
+export function ageOn(birthday: string, today: string): number {
+  const [by, bm, bd] = birthday.split('-').map(Number);
+  const [ty, tm, td] = today.split('-').map(Number);
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+}
+
+/** Bytes in the units people read: '512 B', '12.4 MB' ('12,4 MB' in German). */
+export function formatBytes(bytes: number, language: string): string {
+  const units = ['B', 'kB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  const digits = unit === 0 ? 0 : 1;
+  return `${new Intl.NumberFormat(locale(language), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+}
+
+// English dates day first, as the clinics we serve (UK and Europe) write them.
+const locale = (language: string) => (language.startsWith('de') ? 'de-DE' : 'en-GB');
