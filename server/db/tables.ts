@@ -180,6 +180,16 @@ export interface TreatmentsTable {
   detection: NullableJson<Record<string, unknown>>;
 }
 
+export interface TreatmentIssueReportsTable {
+  id: Generated<string>;
+  clinic_id: string;
+  treatment_id: string;
+  reason: string;
+  reported_by: string | null;
+  reported_by_name: string;
+  reported_at: CreatedAt;
+}
+
 export interface TreatmentImagesTable {
   id: Generated<string>;
   clinic_id: string;
@@ -239,6 +249,7 @@ export interface Tables {
   patients: PatientsTable;
   treatments: TreatmentsTable;
   treatment_images: TreatmentImagesTable;
+  treatment_issue_reports: TreatmentIssueReportsTable;
   jobs: JobsTable;
   audit_log: AuditLogTable;
 }

@@ -8,6 +8,9 @@ import { type Handler, type Handlers, done, success } from '../http/handler';
 import { translate } from '../i18n';
 import { audit } from '../services/audit';
 import { acceptExam } from '../services/exam-upload';
+import type { IssueReportInput } from '../../generated/model/issueReportInput';
+import type { TreatmentUpdate } from '../../generated/model/treatmentUpdate';
+import { reportIssue, updateTreatmentDetails } from '../services/treatment-changes';
 import { findTreatmentRow, imageFileOf, loadTreatment, treatmentFolder } from '../services/treatments';
 
 type ById = { Params: { id: string } };
@@ -78,5 +81,25 @@ export function treatmentsHandlers(ctx: AppContext, wakeJobs: () => void): Handl
     return done(translate(request.lang, 'treatment.deleted'));
   };
 
-  return { uploadTreatment, getTreatment, getTreatmentImage, deleteTreatment };
+  const updateTreatment: Handler<ById & { Body: TreatmentUpdate }> = async (request) => {
+    const auth = request.auth!;
+    const row = await updateTreatmentDetails(ctx, auth, request.params.id, request.body);
+    await audit(ctx.db, request, { action: 'treatment.updated', outcome: 'success', targetType: 'treatment', targetId: row.id });
+    return success(await loadTreatment(ctx.db, auth.clinicId, row.id, request.lang), translate(request.lang, 'treatment.updated'));
+  };
+
+  const reportTreatmentIssue: Handler<ById & { Body: IssueReportInput }> = async (request) => {
+    const auth = request.auth!;
+    const row = await reportIssue(ctx, auth, request.params.id, request.body);
+    await audit(ctx.db, request, {
+      action: 'treatment.issue_reported',
+      outcome: 'success',
+      targetType: 'treatment',
+      targetId: row.id,
+      detail: { patientId: row.patient_id },
+    });
+    return success(await loadTreatment(ctx.db, auth.clinicId, row.id, request.lang), translate(request.lang, 'treatment.issue_reported'));
+  };
+
+  return { uploadTreatment, getTreatment, getTreatmentImage, deleteTreatment, updateTreatment, reportTreatmentIssue };
 }

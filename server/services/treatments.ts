@@ -150,8 +150,24 @@ export async function loadTreatment(db: Database, clinicId: string, id: string, 
       : null,
     images: images.map(toFundusImage),
     plan: planOf(row),
-    // Issue reports arrive with the planning steps (a later issue).
-    issueReport: null,
+    issueReport: await issueReportOf(db, row.id),
+  };
+}
+
+/** The issue report that locked the session, if any. */
+async function issueReportOf(db: Database, treatmentId: string): Promise<Treatment['issueReport']> {
+  const report = await db
+    .selectFrom('treatment_issue_reports')
+    .select(['id', 'reason', 'reported_by', 'reported_by_name', 'reported_at'])
+    .where('treatment_id', '=', treatmentId)
+    .executeTakeFirst();
+  if (!report) return null;
+  return {
+    id: report.id,
+    reason: report.reason,
+    // The reporter as they were named then; the id stays even when the account is gone.
+    reportedBy: { id: report.reported_by ?? report.id, name: report.reported_by_name },
+    reportedAt: new Date(report.reported_at).toISOString(),
   };
 }
 

@@ -276,7 +276,7 @@ export function useGetTreatment<TData = Awaited<ReturnType<typeof getTreatment>>
 
 
 /**
- * Changes the session's description, eye and laser settings; only the fields sent change. A setting the plan already builds on resets the plan like saving that step again: spot size or spacing → back to `pre_macula_grid_pattern` (grid proposed again), laser dose, pulse duration or laser mode → powers recomputed and back to `pre_brightness`. After sign-off (`npt_packing`, `available`) only the description may change (409 otherwise). A change by a physician to a plan prepared by someone else marks the session Modified. Locked sessions answer 423.
+ * Changes the session's description, eye and laser settings; only the fields sent change. A setting the plan already builds on resets the plan like saving that step again: spot size or spacing → back to `pre_macula_grid_pattern` (grid proposed again), laser dose, pulse duration or laser mode → powers recomputed and back to `pre_brightness`. After sign-off (`npt_packing`, `available`) only the description may change (409 otherwise). A change by a physician to a plan prepared by someone else marks the session Modified. Locked sessions answer 423. This server changes the description today; eye and laser settings are changed with the planning steps and answer 501 until those arrive.
  * @summary Change a session's details
  */
 export const updateTreatment = (
@@ -490,7 +490,7 @@ export const reportTreatmentIssue = (
   
 
 
-export const getReportTreatmentIssueMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | NotImplementedResponse>,
+export const getReportTreatmentIssueMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext> => {
 
@@ -517,12 +517,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ReportTreatmentIssueMutationResult = NonNullable<Awaited<ReturnType<typeof reportTreatmentIssue>>>
     export type ReportTreatmentIssueMutationBody = BodyType<IssueReportInput>
-    export type ReportTreatmentIssueMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | NotImplementedResponse>
+    export type ReportTreatmentIssueMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
 
     /**
  * @summary Report an issue with a session
  */
-export const useReportTreatmentIssue = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | NotImplementedResponse>,
+export const useReportTreatmentIssue = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof reportTreatmentIssue>>, TError,{id: string;data: BodyType<IssueReportInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof reportTreatmentIssue>>,

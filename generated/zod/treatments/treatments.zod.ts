@@ -181,7 +181,7 @@ export const getTreatmentResponse = zod.object({
 })
 
 /**
- * Changes the session's description, eye and laser settings; only the fields sent change. A setting the plan already builds on resets the plan like saving that step again: spot size or spacing → back to `pre_macula_grid_pattern` (grid proposed again), laser dose, pulse duration or laser mode → powers recomputed and back to `pre_brightness`. After sign-off (`npt_packing`, `available`) only the description may change (409 otherwise). A change by a physician to a plan prepared by someone else marks the session Modified. Locked sessions answer 423.
+ * Changes the session's description, eye and laser settings; only the fields sent change. A setting the plan already builds on resets the plan like saving that step again: spot size or spacing → back to `pre_macula_grid_pattern` (grid proposed again), laser dose, pulse duration or laser mode → powers recomputed and back to `pre_brightness`. After sign-off (`npt_packing`, `available`) only the description may change (409 otherwise). A change by a physician to a plan prepared by someone else marks the session Modified. Locked sessions answer 423. This server changes the description today; eye and laser settings are changed with the planning steps and answer 501 until those arrive.
  * @summary Change a session's details
  */
 export const updateTreatmentBodyPulseDurationMsMin = 0;export const updateTreatmentBodyLaserDoseMin = 0;export const updateTreatmentBodyDescriptionMax = 2000;
