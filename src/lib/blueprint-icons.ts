@@ -59,7 +59,8 @@ const loadIcon: IconPathsLoader = async (name, size) =>
  */
 export function bundleIcons(icons: Partial<Record<IconName, IconPaths>>): void {
   Object.assign(bundled, icons);
-  void Icons.load(Object.keys(icons) as IconName[], IconSize.STANDARD);
+  // With our loader named, whether or not configureIconLoading has run yet.
+  void Icons.load(Object.keys(icons) as IconName[], IconSize.STANDARD, { loader: loadIcon });
 }
 
 /** Makes Blueprint's icons come from the bundled ones. Call once, before the first render. */

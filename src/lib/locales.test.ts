@@ -30,6 +30,8 @@ const SAME_IN_BOTH = new Set([
   'common:pageTitle', // "{{page}} – Macula Planner"
   'patients:form.optional', // "(optional)" is German too
   'patientList:patientName', // "{{secondName}}, {{name}}" in both
+  'patientCard:title', // the patient's name
+  'patientCard:comparison.parameter', // "Parameter" is German too
 ]);
 
 /** The files of `folder` (e.g. "en/" or "de/legal/") among `found`, by name. */

@@ -1,4 +1,171 @@
-// Scaffold: replaced by the patient card (issue 11).
+import { Button, Card, Classes, NonIdealState } from '@blueprintjs/core';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useGetPatient, useListPatientTreatments } from '@generated/hooks/patients/patients';
+import { PlanStatus } from '@generated/model/planStatus';
+import type { TreatmentSummary } from '@generated/model/treatmentSummary';
+import { useFailureMessage } from '@/components/form-fields';
+import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
+import { rememberPatient } from '@/lib/recent-patients';
+import { useSignedInProfile } from '@/lib/signed-in-profile';
+import { GeneralInfo } from './general-info';
+import { PROCESSING_REFETCH_MS, SessionCard } from './session-card';
+import { SessionComparison } from './session-comparison';
+import './icons';
+import './patient-card.css';
+
+const EditPatientDialog = lazy(async () => ({ default: (await import('./edit-patient-dialog')).EditPatientDialog }));
+const RequestDeletionDialog = lazy(async () => ({
+  default: (await import('./request-deletion-dialog')).RequestDeletionDialog,
+}));
+const ExamUploadDialog = lazy(async () => ({
+  default: (await import('@/components/exam-upload/exam-upload-dialog')).ExamUploadDialog,
+}));
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A patient has few sessions; the card shows them all (the contract's largest page). */
+const SESSIONS_PER_PAGE = 100;
+const IN_PROGRESS: PlanStatus[] = [PlanStatus.file_uploaded, PlanStatus.processing];
+
+/** The two sessions compared at first: the two newest whose processing succeeded. */
+function defaultPair(sessions: TreatmentSummary[]): string[] {
+  return sessions
+    .filter((session) => !session.error && !IN_PROGRESS.includes(session.planStatus))
+    .slice(0, 2)
+    .map((session) => session.id);
+}
+
+/** Earlier session first, as comparePatientTreatments expects. */
+function inDateOrder(ids: string[], sessions: TreatmentSummary[]): { first: string; second: string } {
+  const [a, b] = ids.map((id) => sessions.find((session) => session.id === id)!);
+  return a.date <= b.date ? { first: a.id, second: b.id } : { first: b.id, second: a.id };
+}
+
+function NotFound() {
+  const { t } = useTranslation('patientCard');
+  return (
+    <NonIdealState
+      title={t('notFound.title')}
+      description={t('notFound.text')}
+      action={<Link to={paths.physician.list.getHref()}>{t('backToList')}</Link>}
+    />
+  );
+}
+
+/** /physician/patient-card?patientId=…: one patient, their sessions, and what can be done with them. */
 export function PatientCardPage() {
-  return <h1>Patient card</h1>;
+  const { t } = useTranslation('patientCard');
+  const profile = useSignedInProfile();
+  const failureMessage = useFailureMessage();
+  const [params] = useSearchParams();
+  const patientId = params.get('patientId') ?? '';
+  const validId = UUID.test(patientId);
+  const sessionsTitleId = useId();
+  const [dialog, setDialog] = useState<'edit' | 'delete' | 'upload' | null>(null);
+  const [picked, setPicked] = useState<string[] | null>(null);
+
+  const patientQuery = useGetPatient(patientId, { query: { enabled: validId } });
+  const patient = patientQuery.data?.data;
+  const sessionsQuery = useListPatientTreatments(
+    patientId,
+    { perPage: SESSIONS_PER_PAGE },
+    {
+      query: {
+        enabled: validId && Boolean(patient),
+        refetchInterval: (query) =>
+          query.state.data?.data.some((session) => IN_PROGRESS.includes(session.planStatus)) ? PROCESSING_REFETCH_MS : false,
+      },
+    },
+  );
+  const sessions = sessionsQuery.data?.data ?? [];
+
+  useEffect(() => {
+    if (patient) rememberPatient(profile.id, patient);
+  }, [patient, profile.id]);
+
+  if (!validId || (patientQuery.error instanceof ApiError && patientQuery.error.status === 404)) return <NotFound />;
+  if (patientQuery.isError) {
+    return (
+      <NonIdealState
+        title={t('loadFailed')}
+        description={failureMessage(patientQuery.error)}
+        action={<Button onClick={() => void patientQuery.refetch()}>{t('retry')}</Button>}
+      />
+    );
+  }
+  if (!patient) {
+    return (
+      <>
+        <h1 className={`mp-page-title ${Classes.SKELETON}`}>{t('loading')}</h1>
+        <Card className={`mp-card-section mp-card-skeleton ${Classes.SKELETON}`} aria-hidden="true" />
+      </>
+    );
+  }
+
+  const comparable = sessions.filter((session) => !session.error && !IN_PROGRESS.includes(session.planStatus));
+  // Picks of sessions deleted since, or still processing, drop out.
+  const pair = (picked ?? defaultPair(sessions)).filter((id) => comparable.some((session) => session.id === id));
+  const pick = (id: string, selected: boolean) => {
+    const current = pair.filter((picked) => picked !== id);
+    // A third pick replaces the older of the two.
+    setPicked(selected ? [...current.slice(-1), id] : current);
+  };
+
+  return (
+    <>
+      <nav className="mp-breadcrumb" aria-label={t('breadcrumb')}>
+        <Link to={paths.physician.list.getHref()}>{t('backToList')}</Link>
+      </nav>
+      <div className="mp-page-header">
+        <h1 className="mp-page-title">{t('title', { name: patient.name, secondName: patient.secondName })}</h1>
+        <div className="mp-page-actions">
+          <Button intent="primary" icon="upload" onClick={() => setDialog('upload')}>
+            {t('actions.uploadNpt')}
+          </Button>
+          <Button icon="trash" intent="danger" variant="outlined" onClick={() => setDialog('delete')}>
+            {t('actions.requestDeletion')}
+          </Button>
+        </div>
+      </div>
+      <div className="mp-card-grid">
+        <GeneralInfo patient={patient} onEdit={() => setDialog('edit')} />
+        <section className="mp-sessions" aria-labelledby={sessionsTitleId}>
+          <h2 id={sessionsTitleId} className="mp-card-title">
+            {t('sessions.title', { count: sessions.length })}
+          </h2>
+          {sessionsQuery.isPending && <Card className={`mp-session ${Classes.SKELETON}`} aria-hidden="true" />}
+          {sessionsQuery.isError && <p role="alert">{failureMessage(sessionsQuery.error)}</p>}
+          {sessionsQuery.isSuccess && sessions.length === 0 && (
+            <Card className="mp-session mp-sessions-empty">
+              <p>{t('sessions.empty')}</p>
+              <Button intent="primary" icon="upload" onClick={() => setDialog('upload')}>
+                {t('actions.uploadNpt')}
+              </Button>
+            </Card>
+          )}
+          {sessions.map((session) => (
+            <SessionCard
+              key={session.id}
+              session={session}
+              canCompare={comparable.length > 2 && comparable.some((c) => c.id === session.id)}
+              selected={pair.includes(session.id)}
+              onSelect={(selected) => pick(session.id, selected)}
+            />
+          ))}
+        </section>
+      </div>
+      {pair.length === 2 ? (
+        <SessionComparison patientId={patient.id} {...inDateOrder(pair, sessions)} />
+      ) : (
+        comparable.length >= 2 && <p className="mp-muted-text">{t('comparison.pickTwo')}</p>
+      )}
+      <Suspense>
+        {dialog === 'edit' && <EditPatientDialog patient={patient} onClose={() => setDialog(null)} />}
+        {dialog === 'delete' && <RequestDeletionDialog patient={patient} userId={profile.id} onClose={() => setDialog(null)} />}
+        {dialog === 'upload' && <ExamUploadDialog isOpen patient={patient} onClose={() => setDialog(null)} />}
+      </Suspense>
+    </>
+  );
 }

@@ -7,7 +7,7 @@ import type { Profile } from '@generated/model/profile';
 import { SubmitButton } from '@/components/submit-button';
 import { AVATAR_ACCEPT, isAcceptableAvatar } from './avatar-file';
 import { useNotifyFailure, useProfileSaved } from './profile-save';
-import { useObjectUrl } from './use-object-url';
+import { useObjectUrl } from '@/lib/use-object-url';
 
 /** The server refuses a picture as too large (413) or not a PNG or JPEG (415): one message for both. */
 const isRefusedPicture = (error: { status?: number }): boolean => error.status === 413 || error.status === 415;

@@ -2,7 +2,7 @@ import { Icon } from '@blueprintjs/core';
 import { memo } from 'react';
 import { useGetUserAvatar } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
-import { useObjectUrl } from './use-object-url';
+import { useObjectUrl } from '@/lib/use-object-url';
 
 /**
  * The user's saved picture, small, for the header's user menu button; the user icon while there is none

@@ -1,0 +1,324 @@
+import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getGetPatientQueryKey, getListPatientsQueryKey, getListPatientTreatmentsQueryKey } from '@generated/hooks/patients/patients';
+import {
+  downloadParameterSet,
+  getGetTreatmentQueryKey,
+  useDeleteTreatment,
+  useGetTreatment,
+  useGetTreatmentImage,
+  useReportTreatmentIssue,
+  useUpdateTreatment,
+} from '@generated/hooks/treatments/treatments';
+import { PlanStatus } from '@generated/model/planStatus';
+import type { Treatment } from '@generated/model/treatment';
+import type { TreatmentSummary } from '@generated/model/treatmentSummary';
+import { useFailureMessage } from '@/components/form-fields';
+import { useNotify } from '@/components/notifications';
+import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
+import { formatDate, formatDateTime } from '@/lib/format';
+import { useObjectUrl } from '@/lib/use-object-url';
+import { TextEditor } from './text-editor';
+
+const SESSION_DESCRIPTION_MAX = 2000;
+const REASON_MAX = 2000;
+const IN_PROGRESS: PlanStatus[] = [PlanStatus.file_uploaded, PlanStatus.processing];
+/** While the session is being processed, it is read again this often (realtime replaces this later). */
+export const PROCESSING_REFETCH_MS = 3000;
+
+/** After a change to a session: the card's lists and the patient list show it. */
+function useRefreshSession(session: TreatmentSummary) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: getGetTreatmentQueryKey(session.id) }),
+      queryClient.invalidateQueries({ queryKey: getListPatientTreatmentsQueryKey(session.patientId) }),
+      queryClient.invalidateQueries({ queryKey: getGetPatientQueryKey(session.patientId) }),
+      queryClient.invalidateQueries({ queryKey: getListPatientsQueryKey() }),
+    ]);
+}
+
+function Thumbnail({ treatment, label }: { treatment: Treatment | undefined; label: string }) {
+  const image = treatment?.images[0];
+  const blob = useGetTreatmentImage(treatment?.id ?? '', image?.id ?? '', 'thumbnail', {
+    query: { enabled: Boolean(image), meta: { persist: false }, staleTime: Infinity },
+  });
+  const url = useObjectUrl(blob.data);
+  if (!image) return <div className="mp-thumbnail mp-thumbnail-empty" aria-hidden="true" />;
+  return url ? (
+    <img className="mp-thumbnail" src={url} alt={label} width={160} height={Math.round((160 * image.height) / image.width)} />
+  ) : (
+    <div className={`mp-thumbnail ${Classes.SKELETON}`} aria-hidden="true" />
+  );
+}
+
+/** The laser settings of seed-spec §3, as the file brought them (or the plan changed them). */
+function LaserSettings({ treatment, session }: { treatment: Treatment | undefined; session: TreatmentSummary }) {
+  const { t, i18n } = useTranslation('patientCard');
+  const number = (value: number | null | undefined, digits = 0) =>
+    value === null || value === undefined
+      ? '—'
+      : new Intl.NumberFormat(i18n.language, { maximumFractionDigits: digits }).format(value);
+  if (!treatment) return <div className={`mp-settings-skeleton ${Classes.SKELETON}`} aria-hidden="true" />;
+  const rows: [string, string][] = [
+    [t('settings.spotSize'), treatment.spotSizeUm === null ? '—' : `${number(treatment.spotSizeUm)} µm`],
+    [t('settings.spacing'), treatment.spotSpacing === null ? '—' : t('settings.spacingValue', { value: number(treatment.spotSpacing, 2) })],
+    [t('settings.pulseDuration'), treatment.pulseDurationMs === null ? '—' : `${number(treatment.pulseDurationMs, 1)} ms`],
+    [t('settings.laserMode'), treatment.laserMode ? t(`settings.laserModes.${treatment.laserMode}`) : '—'],
+    [t('settings.iolStatus'), treatment.iolStatus ? t(`settings.iolStatuses.${treatment.iolStatus}`) : '—'],
+    [t('settings.laserPower'), treatment.laserDose === null ? '—' : `${number(treatment.laserDose, 1)} mW`],
+    [t('settings.brightness'), number(session.brightness, 2)],
+    [t('settings.totalSpots'), number(session.totalSpots)],
+  ];
+  return (
+    <dl className="mp-definition-list mp-laser-settings">
+      {rows.map(([term, value]) => (
+        <div key={term} className="mp-setting">
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function ReportIssueDialog({ session, onClose }: { session: TreatmentSummary; onClose: () => void }) {
+  const { t } = useTranslation('patientCard');
+  const notify = useNotify();
+  const refresh = useRefreshSession(session);
+  const failureMessage = useFailureMessage();
+  const ids = { reason: useId(), error: useId() };
+  const [reason, setReason] = useState('');
+  const [missing, setMissing] = useState(false);
+  const report = useReportTreatmentIssue({
+    mutation: {
+      onSuccess: async (answer) => {
+        await refresh();
+        notify({ intent: 'success', message: answer.message ?? t('report.done') });
+        onClose();
+      },
+    },
+  });
+  return (
+    <Dialog isOpen onClose={onClose} title={t('report.title', { number: session.number })} className="mp-dialog">
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!reason.trim()) return setMissing(true);
+          report.mutate({ id: session.id, data: { reason: reason.trim() } });
+        }}
+      >
+        <DialogBody>
+          <Callout intent="warning" className="mp-dialog-callout">
+            {t('report.warning')}
+          </Callout>
+          {report.error && (
+            <Callout intent="danger" role="alert" className="mp-dialog-callout">
+              {failureMessage(report.error)}
+            </Callout>
+          )}
+          <FormGroup label={t('report.reason')} labelFor={ids.reason} intent={missing ? 'danger' : 'none'}>
+            <TextArea
+              id={ids.reason}
+              fill
+              autoFocus
+              rows={4}
+              maxLength={REASON_MAX}
+              value={reason}
+              intent={missing ? 'danger' : 'none'}
+              aria-invalid={missing || undefined}
+              aria-describedby={missing ? ids.error : undefined}
+              onChange={(event) => {
+                setReason(event.currentTarget.value);
+                setMissing(false);
+              }}
+            />
+            {missing && (
+              <div id={ids.error} className={Classes.FORM_HELPER_TEXT}>
+                {t('report.reasonRequired')}
+              </div>
+            )}
+          </FormGroup>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button onClick={onClose}>{t('cancel')}</Button>
+              <Button type="submit" intent="danger" loading={report.isPending}>
+                {t('report.submit')}
+              </Button>
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+/** Saves a Blob under `name` through a temporary link (the browser's download). */
+function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+type SessionCardProps = {
+  session: TreatmentSummary;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+  canCompare: boolean;
+};
+
+/** One session (treatment) of the card: what it is, its state and its laser settings, and what can be done with it. */
+export function SessionCard({ session, selected, onSelect, canCompare }: SessionCardProps) {
+  const { t, i18n } = useTranslation(['patientCard', 'patients']);
+  const notify = useNotify();
+  const failureMessage = useFailureMessage();
+  const refresh = useRefreshSession(session);
+  const titleId = useId();
+  const [dialog, setDialog] = useState<'delete' | 'report' | 'description' | null>(null);
+  const processing = IN_PROGRESS.includes(session.planStatus);
+  const { data: full } = useGetTreatment(session.id, {
+    query: { refetchInterval: processing ? PROCESSING_REFETCH_MS : false },
+  });
+  const treatment = full?.data;
+  const remove = useDeleteTreatment({
+    mutation: {
+      onSuccess: async (answer) => {
+        setDialog(null);
+        notify({ intent: 'success', message: answer.message ?? t('delete.done') });
+        await refresh();
+      },
+      onError: (error) => {
+        setDialog(null);
+        notify({ intent: 'danger', message: failureMessage(error) });
+      },
+    },
+  });
+  const update = useUpdateTreatment({
+    mutation: {
+      onSuccess: async (answer) => {
+        setDialog(null);
+        notify({ intent: 'success', message: answer.message ?? t('description.saved') });
+        await refresh();
+      },
+      onError: (error) => notify({ intent: 'danger', message: failureMessage(error) }),
+    },
+  });
+  const [downloading, setDownloading] = useState(false);
+  const download = async () => {
+    setDownloading(true);
+    try {
+      saveBlob(await downloadParameterSet(session.id), t('download.fileName', { number: session.number }));
+    } catch (error) {
+      notify({ intent: 'danger', message: failureMessage(error) });
+    } finally {
+      setDownloading(false);
+    }
+  };
+  const hasParameterSet = session.planStatus === PlanStatus.plan_available;
+  const status = shownPlanStatus(session.planStatus, Boolean(session.error));
+
+  return (
+    <Card className="mp-session" role="article" aria-labelledby={titleId}>
+      <div className="mp-session-head">
+        <Thumbnail treatment={treatment} label={t('session.imageAlt', { number: session.number })} />
+        <div className="mp-session-summary">
+          <h3 id={titleId} className="mp-session-title">
+            {t('session.title', { number: session.number, date: formatDate(session.date, i18n.language) })}
+          </h3>
+          <p className="mp-session-meta">
+            <span>{t(`patients:eye.${session.eye}`)}</span>
+            <PlanStatusTag status={status} />
+          </p>
+          {session.modified && (
+            <Callout intent="warning" compact className="mp-session-callout">
+              {t('session.modified', { name: session.modified.by.name, date: formatDateTime(session.modified.at, i18n.language) })}
+            </Callout>
+          )}
+          {session.error && (
+            <Callout intent="danger" compact title={t('patients:planStatus.error')} className="mp-session-callout">
+              {session.error.message}
+            </Callout>
+          )}
+          {session.locked && (
+            <Callout intent="warning" compact className="mp-session-callout">
+              <p>{t('session.locked')}</p>
+              {treatment?.issueReport && (
+                <p className="mp-muted-text">
+                  {t('session.reportedBy', {
+                    name: treatment.issueReport.reportedBy.name,
+                    date: formatDateTime(treatment.issueReport.reportedAt, i18n.language),
+                    reason: treatment.issueReport.reason,
+                  })}
+                </p>
+              )}
+            </Callout>
+          )}
+          {processing && <p className="mp-muted-text">{t('session.processing')}</p>}
+        </div>
+        {canCompare && (
+          <label className="mp-compare-pick">
+            <input type="checkbox" checked={selected} onChange={(event) => onSelect(event.currentTarget.checked)} />
+            {t('comparison.pick')}
+          </label>
+        )}
+      </div>
+      <LaserSettings treatment={treatment} session={session} />
+      <div className="mp-session-description">
+        {dialog === 'description' ? (
+          <TextEditor
+            label={t('session.description')}
+            initial={session.description ?? ''}
+            max={SESSION_DESCRIPTION_MAX}
+            pending={update.isPending}
+            onSave={(text) => update.mutate({ id: session.id, data: { description: text || null } })}
+            onCancel={() => setDialog(null)}
+          />
+        ) : (
+          <p className={session.description ? 'mp-preformatted' : 'mp-muted-text'}>
+            {session.description ?? t('session.noDescription')}
+          </p>
+        )}
+      </div>
+      <div className="mp-session-actions">
+        <Button icon="download" disabled={!hasParameterSet} loading={downloading} onClick={() => void download()}>
+          {t('download.label')}
+        </Button>
+        {!session.locked && (
+          <>
+            <Button icon="annotation" onClick={() => setDialog('description')}>
+              {t('session.adjustDescription')}
+            </Button>
+            <Button icon="issue" onClick={() => setDialog('report')}>
+              {t('report.label')}
+            </Button>
+          </>
+        )}
+        <Button icon="trash" intent="danger" variant="outlined" onClick={() => setDialog('delete')}>
+          {t('delete.label')}
+        </Button>
+        {!hasParameterSet && <span className="mp-muted-text mp-action-note">{t('download.unavailable')}</span>}
+      </div>
+      {dialog === 'report' && <ReportIssueDialog session={session} onClose={() => setDialog(null)} />}
+      <Alert
+        isOpen={dialog === 'delete'}
+        intent="danger"
+        icon="trash"
+        cancelButtonText={t('cancel')}
+        confirmButtonText={t('delete.confirm')}
+        loading={remove.isPending}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => remove.mutate({ id: session.id })}
+      >
+        <p>{t('delete.question', { number: session.number })}</p>
+      </Alert>
+    </Card>
+  );
+}

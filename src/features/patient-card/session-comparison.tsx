@@ -1,0 +1,268 @@
+import { Button, ButtonGroup, Callout, Card, Classes, HTMLTable } from '@blueprintjs/core';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useComparePatientTreatments } from '@generated/hooks/patients/patients';
+import { useGetTreatment, useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
+import type { ComparisonSide } from '@generated/model/comparisonSide';
+import type { LaserSettings } from '@generated/model/laserSettings';
+import type { Plan } from '@generated/model/plan';
+import { useFailureMessage } from '@/components/form-fields';
+import { formatDate } from '@/lib/format';
+import { useObjectUrl } from '@/lib/use-object-url';
+import { bounded, cssTransform, IDENTITY, panBy, zoomAbout, ZOOM_STEP, type ViewTransform } from './view-transform';
+
+/** Arrow keys move the view by this share of the image's width. */
+const KEY_PAN = 0.05;
+/** A spot's radius when the plan has no scale to turn its size into pixels. */
+const FALLBACK_SPOT_RADIUS_PX = 3;
+
+/** The width of an element as it is laid out now, followed through resizes. */
+function useWidth<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    const observer = new ResizeObserver(([entry]) => setWidth(entry.contentRect.width));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width] as const;
+}
+
+/** Exclusion zones and spots of a plan, in the image's pixels (the contract's PixelPoint frame). */
+function PlanOverlay({ plan, spotSizeUm }: { plan: Plan; spotSizeUm: number | null | undefined }) {
+  const zones = plan.exclusionZones ? [plan.exclusionZones.faz, plan.exclusionZones.onh] : [];
+  const spotRadius =
+    plan.scale && spotSizeUm ? spotSizeUm / 2 / plan.scale.umPerPixel : FALLBACK_SPOT_RADIUS_PX;
+  return (
+    <>
+      {zones.map((zone) => (
+        <ellipse
+          key={zone.kind}
+          className={`mp-zone mp-zone-${zone.kind.toLowerCase()}`}
+          cx={zone.center.x}
+          cy={zone.center.y}
+          rx={zone.radiusXPx}
+          ry={zone.radiusYPx}
+          transform={`rotate(${zone.rotationDeg} ${zone.center.x} ${zone.center.y})`}
+        />
+      ))}
+      {plan.spots
+        .filter((spot) => spot.enabled)
+        .map((spot) => (
+          <circle key={spot.id} className="mp-spot" cx={spot.x} cy={spot.y} r={spotRadius} />
+        ))}
+    </>
+  );
+}
+
+type PaneProps = {
+  side: ComparisonSide;
+  view: ViewTransform;
+  onView: (change: (view: ViewTransform) => ViewTransform) => void;
+};
+
+/** One side: the session's fundus image with its plan, shown through the shared view. */
+function ComparisonPane({ side, view, onView }: PaneProps) {
+  const { t, i18n } = useTranslation('patientCard');
+  const [paneRef, width] = useWidth<HTMLDivElement>();
+  const drag = useRef<{ x: number; y: number } | null>(null);
+  const { data: full } = useGetTreatment(side.treatment.id);
+  const image = full?.data.images[0];
+  const blob = useGetTreatmentImage(side.treatment.id, image?.id ?? '', 'display', {
+    query: { enabled: Boolean(image), meta: { persist: false }, staleTime: Infinity },
+  });
+  const url = useObjectUrl(blob.data);
+  const aspect = image ? image.height / image.width : 0.75;
+  // The shared view in this pane's own bounds (the two images may differ in shape).
+  const shown = bounded(view, 1, aspect);
+  const label = t('comparison.imageLabel', { number: side.treatment.number, date: formatDate(side.treatment.date, i18n.language) });
+
+  const pointer = (event: { clientX: number; clientY: number }) => {
+    const box = paneRef.current!.getBoundingClientRect();
+    return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.width };
+  };
+  const onWheel = (event: WheelEvent) => {
+    event.preventDefault();
+    const at = pointer(event);
+    onView((current) => zoomAbout(current, event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP, at.x, at.y, 1, aspect));
+  };
+  const onPointerDown = (event: PointerEvent) => {
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = pointer(event);
+  };
+  const onPointerMove = (event: PointerEvent) => {
+    if (!drag.current) return;
+    const at = pointer(event);
+    const from = drag.current;
+    drag.current = at;
+    onView((current) => panBy(current, at.x - from.x, at.y - from.y, 1, aspect));
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const a = aspect;
+    const moves: Record<string, (v: ViewTransform) => ViewTransform> = {
+      '+': (v) => zoomAbout(v, ZOOM_STEP, 0.5, a / 2, 1, a),
+      '=': (v) => zoomAbout(v, ZOOM_STEP, 0.5, a / 2, 1, a),
+      '-': (v) => zoomAbout(v, 1 / ZOOM_STEP, 0.5, a / 2, 1, a),
+      '0': () => IDENTITY,
+      ArrowLeft: (v) => panBy(v, KEY_PAN, 0, 1, a),
+      ArrowRight: (v) => panBy(v, -KEY_PAN, 0, 1, a),
+      ArrowUp: (v) => panBy(v, 0, KEY_PAN, 1, a),
+      ArrowDown: (v) => panBy(v, 0, -KEY_PAN, 1, a),
+    };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    onView(move);
+  };
+
+  return (
+    <figure className="mp-compare-pane">
+      <figcaption>{label}</figcaption>
+      <div
+        ref={paneRef}
+        className="mp-compare-viewport"
+        style={{ aspectRatio: image ? `${image.width} / ${image.height}` : '4 / 3' }}
+        tabIndex={0}
+        role="group"
+        aria-label={t('comparison.viewportLabel', { label })}
+        aria-roledescription={t('comparison.viewportRole')}
+        onWheel={onWheel}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={() => (drag.current = null)}
+        onPointerCancel={() => (drag.current = null)}
+        onKeyDown={onKeyDown}
+      >
+        <div
+          className="mp-compare-layer"
+          data-testid="comparison-layer"
+          style={{ transform: cssTransform({ scale: shown.scale, x: shown.x * width, y: shown.y * width }) }}
+        >
+          {url && image ? (
+            <>
+              <img src={url} alt={label} draggable={false} />
+              <svg viewBox={`0 0 ${image.width} ${image.height}`} aria-hidden="true">
+                <PlanOverlay plan={side.plan} spotSizeUm={side.laserSettings?.spotSizeUm} />
+              </svg>
+            </>
+          ) : (
+            <div className={`mp-compare-placeholder ${image || !full ? Classes.SKELETON : ''}`}>
+              {full && !image && t('comparison.noImage')}
+            </div>
+          )}
+        </div>
+      </div>
+    </figure>
+  );
+}
+
+type DifferenceRow = { label: string; first: string; second: string; difference?: string };
+
+function useDifferenceRows(first: ComparisonSide, second: ComparisonSide, differences: { totalSpots: number; laserDose?: number | null; brightness?: number | null; daysBetween: number }): DifferenceRow[] {
+  const { t, i18n } = useTranslation('patientCard');
+  const number = (value: number | null | undefined, digits = 0) =>
+    value === null || value === undefined ? '—' : new Intl.NumberFormat(i18n.language, { maximumFractionDigits: digits }).format(value);
+  const signed = (value: number | null | undefined, digits = 0) =>
+    value === null || value === undefined ? '—' : `${value > 0 ? '+' : ''}${number(value, digits)}`;
+  const setting = (side: ComparisonSide, key: keyof LaserSettings): string => {
+    const value = side.laserSettings?.[key];
+    if (value === null || value === undefined) return '—';
+    if (key === 'laserMode') return t(`settings.laserModes.${value as 'micropulse' | 'continuous'}`);
+    if (key === 'iolStatus') return t(`settings.iolStatuses.${value as 'phakic' | 'pseudophakic' | 'aphakic'}`);
+    if (key === 'spotSpacing') return t('settings.spacingValue', { value: number(value as number, 2) });
+    const unit = { spotSizeUm: 'µm', pulseDurationMs: 'ms', laserDose: 'mW' }[key];
+    return `${number(value as number, 2)} ${unit}`;
+  };
+  return [
+    { label: t('comparison.date'), first: formatDate(first.treatment.date, i18n.language), second: formatDate(second.treatment.date, i18n.language), difference: t('comparison.days', { count: differences.daysBetween }) },
+    { label: t('settings.totalSpots'), first: number(first.treatment.totalSpots), second: number(second.treatment.totalSpots), difference: signed(differences.totalSpots) },
+    { label: t('settings.laserPower'), first: setting(first, 'laserDose'), second: setting(second, 'laserDose'), difference: signed(differences.laserDose, 1) },
+    { label: t('settings.brightness'), first: number(first.treatment.brightness, 2), second: number(second.treatment.brightness, 2), difference: signed(differences.brightness, 2) },
+    { label: t('settings.spotSize'), first: setting(first, 'spotSizeUm'), second: setting(second, 'spotSizeUm') },
+    { label: t('settings.spacing'), first: setting(first, 'spotSpacing'), second: setting(second, 'spotSpacing') },
+    { label: t('settings.pulseDuration'), first: setting(first, 'pulseDurationMs'), second: setting(second, 'pulseDurationMs') },
+    { label: t('settings.laserMode'), first: setting(first, 'laserMode'), second: setting(second, 'laserMode') },
+    { label: t('settings.iolStatus'), first: setting(first, 'iolStatus'), second: setting(second, 'iolStatus') },
+  ];
+}
+
+function DifferenceTable({ first, second, differences }: { first: ComparisonSide; second: ComparisonSide; differences: Parameters<typeof useDifferenceRows>[2] }) {
+  const { t } = useTranslation('patientCard');
+  const rows = useDifferenceRows(first, second, differences);
+  return (
+    <HTMLTable compact className="mp-difference-table">
+      <caption className="mp-visually-hidden">{t('comparison.tableCaption')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('comparison.parameter')}</th>
+          <th scope="col">{t('comparison.sessionNumber', { number: first.treatment.number })}</th>
+          <th scope="col">{t('comparison.sessionNumber', { number: second.treatment.number })}</th>
+          <th scope="col">{t('comparison.difference')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.label}>
+            <th scope="row">{row.label}</th>
+            <td>{row.first}</td>
+            <td>{row.second}</td>
+            <td>{row.difference ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </HTMLTable>
+  );
+}
+
+/**
+ * Session comparison (seed-spec §2): two sessions' fundus images side by side, zoomed and panned together,
+ * with their plans drawn over them, and how their parameters differ.
+ */
+export function SessionComparison({ patientId, first, second }: { patientId: string; first: string; second: string }) {
+  const { t } = useTranslation('patientCard');
+  const failureMessage = useFailureMessage();
+  const titleId = useId();
+  const [view, setView] = useState<ViewTransform>(IDENTITY);
+  const comparison = useComparePatientTreatments(patientId, { first, second });
+  const data = comparison.data?.data;
+  // One view for both panes; each pane fits it into its own image's shape when it draws.
+  const onView = (change: (view: ViewTransform) => ViewTransform) => setView(change);
+  // The buttons zoom about the middle of a 4:3 fundus image (the panes bound the result to their own shape).
+  const zoomButton = (factor: number) => onView((v) => zoomAbout(v, factor, 0.5, 0.375, 1, 0.75));
+
+  return (
+    <Card className="mp-card-section" role="region" aria-labelledby={titleId}>
+      <div className="mp-section-header">
+        <h2 id={titleId} className="mp-card-title">
+          {t('comparison.title')}
+        </h2>
+        <ButtonGroup>
+          <Button icon="zoom-in" aria-label={t('comparison.zoomIn')} title={t('comparison.zoomIn')} onClick={() => zoomButton(ZOOM_STEP)} />
+          <Button icon="zoom-out" aria-label={t('comparison.zoomOut')} title={t('comparison.zoomOut')} onClick={() => zoomButton(1 / ZOOM_STEP)} />
+          <Button icon="zoom-to-fit" onClick={() => setView(IDENTITY)}>
+            {t('comparison.reset')}
+          </Button>
+        </ButtonGroup>
+      </div>
+      <p className="mp-muted-text">{t('comparison.hint')}</p>
+      {comparison.isError && (
+        <Callout intent="danger" role="alert">
+          {failureMessage(comparison.error)}
+        </Callout>
+      )}
+      {data ? (
+        <>
+          <div className="mp-compare-panes">
+            <ComparisonPane side={data.first} view={view} onView={onView} />
+            <ComparisonPane side={data.second} view={view} onView={onView} />
+          </div>
+          <DifferenceTable first={data.first} second={data.second} differences={data.differences} />
+        </>
+      ) : (
+        !comparison.isError && <div className={`mp-compare-loading ${Classes.SKELETON}`} aria-hidden="true" />
+      )}
+    </Card>
+  );
+}
