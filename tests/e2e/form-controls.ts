@@ -8,3 +8,10 @@ export async function setCheckbox(checkbox: Locator, checked: boolean): Promise<
   if ((await checkbox.isChecked()) !== checked) await checkbox.press('Space');
   await expect(checkbox).toBeChecked({ checked });
 }
+
+/** Chooses a Blueprint radio button with the keyboard (Space), for the same reason. */
+export async function chooseRadio(radio: Locator): Promise<void> {
+  await radio.focus();
+  await radio.press('Space');
+  await expect(radio).toBeChecked();
+}

@@ -5,19 +5,54 @@ import deAuth from '../../locales/de/auth.json' with { type: 'json' };
 import deCommon from '../../locales/de/common.json' with { type: 'json' };
 import deErrors from '../../locales/de/errors.json' with { type: 'json' };
 import deLegal from '../../locales/de/legal.json' with { type: 'json' };
+import deNpt from '../../locales/de/npt.json' with { type: 'json' };
+import deExamUpload from '../../locales/de/examUpload.json' with { type: 'json' };
+import dePatientCard from '../../locales/de/patientCard.json' with { type: 'json' };
+import dePatientList from '../../locales/de/patientList.json' with { type: 'json' };
+import dePatients from '../../locales/de/patients.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
 import enApi from '../../locales/en/api.json' with { type: 'json' };
 import enAuth from '../../locales/en/auth.json' with { type: 'json' };
 import enCommon from '../../locales/en/common.json' with { type: 'json' };
 import enErrors from '../../locales/en/errors.json' with { type: 'json' };
 import enLegal from '../../locales/en/legal.json' with { type: 'json' };
+import enNpt from '../../locales/en/npt.json' with { type: 'json' };
+import enExamUpload from '../../locales/en/examUpload.json' with { type: 'json' };
+import enPatientCard from '../../locales/en/patientCard.json' with { type: 'json' };
+import enPatientList from '../../locales/en/patientList.json' with { type: 'json' };
+import enPatients from '../../locales/en/patients.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
 import type { Language } from '../../generated/model/language';
 
 // api: the server's messages (the same catalogues, answered in the request's Language).
-const en = { api: enApi, auth: enAuth, common: enCommon, errors: enErrors, legal: enLegal, profile: enProfile };
+const en = {
+  api: enApi,
+  auth: enAuth,
+  common: enCommon,
+  errors: enErrors,
+  legal: enLegal,
+  profile: enProfile,
+  patients: enPatients,
+  patientList: enPatientList,
+  patientCard: enPatientCard,
+  examUpload: enExamUpload,
+  // The exam file's faults as the server words them (src/domain/npt).
+  npt: enNpt,
+};
 export type Texts = typeof en;
-const de: Texts = { api: deApi, auth: deAuth, common: deCommon, errors: deErrors, legal: deLegal, profile: deProfile };
+const de: Texts = {
+  api: deApi,
+  auth: deAuth,
+  common: deCommon,
+  errors: deErrors,
+  legal: deLegal,
+  profile: deProfile,
+  patients: dePatients,
+  patientList: dePatientList,
+  patientCard: dePatientCard,
+  examUpload: deExamUpload,
+  npt: deNpt,
+};
 
 export const TEXTS: Record<Language, Texts> = { en, de };
 

@@ -85,7 +85,7 @@ export function PatientListPage() {
     (next: ListView, { replace = false } = {}) => setParams(writeListView(next), { replace }),
     [setParams],
   );
-  // Filters replace the history entry (each typed word is no step back); pages add one.
+  // Filters replace the history entry (each typed word is no step back); sorting and pages add one.
   const onFilter = (change: Partial<Omit<ListView, 'page' | 'more'>>) => show(withFilter(view, change), { replace: true });
   useSearchShortcut(useCallback(() => searchRef.current?.focus(), []));
 
@@ -150,7 +150,7 @@ export function PatientListPage() {
           patients={patients}
           loading={loading}
           sort={view.sort}
-          onSort={(sort) => onFilter({ sort })}
+          onSort={(sort) => show(withFilter(view, { sort }))}
           labelledBy={captionId}
         />
         {meta && meta.total > 0 && (

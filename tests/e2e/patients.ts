@@ -1,0 +1,42 @@
+// Patients and exam files for the workspace journeys, made through the API as a physician of the demo clinic.
+// The journeys share that clinic and run side by side: each marks its patients with a tag of its own in the
+// second name and looks at the list through a search for that tag.
+import { randomUUID } from 'node:crypto';
+import { expect, type APIRequestContext, type Page, type Playwright } from '@playwright/test';
+import type { Patient } from '../../generated/model/patient';
+import { buildSampleExam, type SampleExamOptions } from '../../server/seed/sample-exam';
+import type { StaffAccount } from './fixtures';
+import { REFERENCE_URL } from './reference-server';
+
+/** A tag no other journey's patients carry, to be part of their second names. */
+export const uniqueTag = () => `Tag${randomUUID().slice(0, 8)}`;
+
+/** The API as `account` (a physician or nurse), for making patients and sessions. */
+export async function apiAs(playwright: Playwright, account: StaffAccount): Promise<APIRequestContext> {
+  const anonymous = await playwright.request.newContext({ baseURL: REFERENCE_URL });
+  const response = await anonymous.post('/api/sign-in', { data: { email: account.email, password: account.password } });
+  expect(response.status()).toBe(200);
+  const { token } = ((await response.json()) as { data: { token: string } }).data;
+  await anonymous.dispose();
+  return playwright.request.newContext({ baseURL: REFERENCE_URL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+}
+
+export type NewPatient = { name: string; secondName: string; birthday: string; gender: 'male' | 'female' | 'other' };
+
+export async function createPatient(api: APIRequestContext, patient: NewPatient): Promise<Patient> {
+  const response = await api.post('/api/patients', { data: patient });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { data: Patient }).data;
+}
+
+/** An NPT exam file of a made-up patient, as the laser exports it. */
+export async function examFile(options: SampleExamOptions & { width?: number; height?: number }) {
+  const exam = await buildSampleExam({ width: 640, height: 480, ...options });
+  return { name: `${options.secondName ?? 'exam'}.npt`, mimeType: 'application/octet-stream', buffer: Buffer.from(exam.bytes) };
+}
+
+/** Puts `file` into the open upload dialog and sends it. */
+export async function uploadInDialog(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, uploadLabel: string) {
+  await page.getByRole('dialog').locator('input[type=file]').setInputFiles(file);
+  await page.getByRole('dialog').getByRole('button', { name: uploadLabel, exact: true }).click();
+}
