@@ -1,5 +1,5 @@
-import { Button, Card, Classes, NonIdealState } from '@blueprintjs/core';
-import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { Button, Card, Classes } from '@blueprintjs/core';
+import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useGetPatient, useListPatientTreatments } from '@generated/hooks/patients/patients';
@@ -43,12 +43,23 @@ function inDateOrder(ids: string[], sessions: TreatmentSummary[]): { first: stri
   return a.date <= b.date ? { first: a.id, second: b.id } : { first: b.id, second: a.id };
 }
 
+/** A card that cannot be shown: its own page, with the way back. */
+function CardProblem({ title, text, action }: { title: string; text: string; action: ReactNode }) {
+  return (
+    <div className="mp-card-problem">
+      <h1 className="mp-page-title">{title}</h1>
+      <p>{text}</p>
+      {action}
+    </div>
+  );
+}
+
 function NotFound() {
   const { t } = useTranslation('patientCard');
   return (
-    <NonIdealState
+    <CardProblem
       title={t('notFound.title')}
-      description={t('notFound.text')}
+      text={t('notFound.text')}
       action={<Link to={paths.physician.list.getHref()}>{t('backToList')}</Link>}
     />
   );
@@ -88,9 +99,9 @@ export function PatientCardPage() {
   if (!validId || (patientQuery.error instanceof ApiError && patientQuery.error.status === 404)) return <NotFound />;
   if (patientQuery.isError) {
     return (
-      <NonIdealState
+      <CardProblem
         title={t('loadFailed')}
-        description={failureMessage(patientQuery.error)}
+        text={failureMessage(patientQuery.error)}
         action={<Button onClick={() => void patientQuery.refetch()}>{t('retry')}</Button>}
       />
     );

@@ -1,0 +1,150 @@
+// /physician/patient-card as a physician or nurse uses it: general information and its edits, a session's
+// issue report and the lock that follows, another patient's exam, the deletion request, and the comparison
+// of two sessions with zoom and pan kept in step.
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './axe';
+import { expect, test } from './fixtures';
+import { apiAs, createPatient, examFile, uniqueTag, uploadInDialog } from './patients';
+import { signInToHome } from './session';
+import { fill } from './texts';
+
+const cardOf = (id: string) => `/physician/patient-card?patientId=${id}`;
+const sessions = (page: Page) => page.getByRole('article');
+
+test('general information, adjust description and edit the patient', async ({ page, staff, texts, playwright }) => {
+  const physician = await staff.create('clinic_physicians');
+  const api = await apiAs(playwright, physician);
+  const tag = uniqueTag();
+  const patient = await createPatient(api, { name: 'Lena', secondName: tag, birthday: '1950-06-15', gender: 'female' });
+  await signInToHome(page, texts, physician);
+  await page.goto(cardOf(patient.id));
+  const card = texts.patientCard;
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Lena ${tag}`);
+  const info = page.getByRole('region', { name: card.general.title });
+  await expect(info).toContainText(texts.patients.gender.female);
+  await expect(info).toContainText(/\(\d+ /);
+  await expect(page.getByText(card.sessions.empty)).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await info.getByRole('button', { name: card.description.adjust }).click();
+  await info.getByLabel(card.description.label).fill('Diabetic macular oedema, left eye.');
+  await expect(info.getByText(fill(card.description.characters, { count: 34, max: 2000 }))).toBeVisible();
+  await info.getByRole('button', { name: card.description.save }).click();
+  await expect(page.getByText(card.description.saved).first()).toBeVisible();
+  await expect(info).toContainText('Diabetic macular oedema, left eye.');
+
+  await info.getByRole('button', { name: card.general.edit }).click();
+  const dialog = page.getByRole('dialog', { name: card.edit.title });
+  await expect(dialog.getByLabel(texts.patients.field.secondName)).toHaveValue(tag);
+  await dialog.getByLabel(texts.patients.field.name, { exact: true }).fill('Helena');
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: card.edit.save }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Helena ${tag}`);
+});
+
+test('report an issue: the session locks, says why, and its deletion is refused with the lock message', async ({ page, staff, texts }) => {
+  await signInToHome(page, texts, await staff.create('clinic_nurses'));
+  const tag = uniqueTag();
+  const card = texts.patientCard;
+  // A new patient from an exam, then their card.
+  await page.getByRole('button', { name: texts.patientList.actions.uploadNpt }).first().click();
+  await uploadInDialog(page, await examFile({ name: 'Otto', secondName: tag }), texts.examUpload.upload);
+  await page.getByRole('button', { name: texts.examUpload.done.openCard }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Otto ${tag}`);
+  const session = sessions(page).first();
+  await expect(session).toContainText(texts.patients.planStatus.planning, { timeout: 30_000 });
+
+  await session.getByRole('button', { name: card.report.label }).click();
+  const dialog = page.getByRole('dialog', { name: fill(card.report.title, { number: 1 }) });
+  await dialog.getByRole('button', { name: card.report.submit }).click();
+  await expect(dialog.getByText(card.report.reasonRequired)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await dialog.getByLabel(card.report.reason).fill('The optic disc was detected on a vessel crossing.');
+  await dialog.getByRole('button', { name: card.report.submit }).click();
+
+  await expect(session.getByText(card.session.locked)).toBeVisible();
+  await expect(session).toContainText('The optic disc was detected on a vessel crossing.');
+  await expect(session).toContainText(texts.patients.planStatus.issue_reported);
+  await expect(session.getByRole('button', { name: card.report.label })).toHaveCount(0);
+
+  await session.getByRole('button', { name: card.delete.label }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: card.delete.confirm }).click();
+  await expect(page.getByText(texts.api['treatment.locked']).last()).toBeVisible();
+  await expect(sessions(page)).toHaveCount(1);
+});
+
+test('another patient’s exam on a card: the warning names them, and “Go to the patient” opens their card', async ({ page, staff, texts, playwright }) => {
+  const physician = await staff.create('clinic_physicians');
+  const api = await apiAs(playwright, physician);
+  const tag = uniqueTag();
+  const first = await createPatient(api, { name: 'Paula', secondName: tag, birthday: '1960-01-01', gender: 'female' });
+  const other = await createPatient(api, { name: 'Rudi', secondName: tag, birthday: '1945-03-03', gender: 'male' });
+  await signInToHome(page, texts, physician);
+  await page.goto(cardOf(first.id));
+  const upload = texts.examUpload;
+  await page.getByRole('button', { name: texts.patientCard.actions.uploadNpt }).first().click();
+  await uploadInDialog(page, await examFile({ name: 'Rudi', secondName: tag, birthday: '1945-03-03', gender: 'male' }), upload.upload);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText(upload.mismatch.title)).toBeVisible();
+  await expect(dialog).toContainText(`Rudi ${tag}`);
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: upload.mismatch.goToPatient }).click();
+  await expect(page).toHaveURL(cardOf(other.id));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Rudi ${tag}`);
+});
+
+test('request deletion: a reason is needed, then the patient is gone from the list', async ({ page, staff, texts, playwright }) => {
+  const physician = await staff.create('clinic_physicians');
+  const api = await apiAs(playwright, physician);
+  const tag = uniqueTag();
+  const patient = await createPatient(api, { name: 'Sven', secondName: tag, birthday: '1970-07-07', gender: 'male' });
+  await signInToHome(page, texts, physician);
+  await page.goto(cardOf(patient.id));
+  const card = texts.patientCard;
+  await page.getByRole('button', { name: card.actions.requestDeletion }).click();
+  const dialog = page.getByRole('dialog', { name: card.deletion.title });
+  await dialog.getByRole('button', { name: card.deletion.submit }).click();
+  await expect(dialog.getByText(card.deletion.reasonRequired)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await dialog.getByLabel(card.deletion.reason).fill('Duplicate record of the same person.');
+  await dialog.getByRole('button', { name: card.deletion.submit }).click();
+
+  await expect(page).toHaveURL('/physician/list');
+  await expect(page.getByText(texts.api['patient.deletion_requested'])).toBeVisible();
+  await page.getByLabel(texts.patientList.filters.search).fill(tag);
+  await expect(page.getByText(texts.patientList.states.noMatchTitle)).toBeVisible();
+  await page.goto(cardOf(patient.id));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(card.notFound.title);
+});
+
+test('comparison of the two demo sessions of Maria Schneider: zoom and pan stay in step', async ({ page, staff, texts }) => {
+  await signInToHome(page, texts, await staff.create('clinic_physicians'));
+  await page.getByLabel(texts.patientList.filters.search).fill('Maria Schneider');
+  await page.getByRole('link', { name: 'Schneider, Maria' }).click();
+  const card = texts.patientCard;
+  const comparison = page.getByRole('region', { name: card.comparison.title });
+  const layers = comparison.getByTestId('comparison-layer');
+  await expect(layers).toHaveCount(2);
+  await expect(comparison.locator('img')).toHaveCount(2, { timeout: 20_000 });
+  await expect(comparison.getByRole('table')).toContainText(card.comparison.difference);
+  await expectNoAxeViolations(page);
+
+  const transforms = async () => Promise.all([0, 1].map((n) => layers.nth(n).evaluate((el) => getComputedStyle(el).transform)));
+  const [before] = await transforms();
+  await comparison.getByRole('button', { name: card.comparison.zoomIn }).click();
+  await comparison.getByRole('button', { name: card.comparison.zoomIn }).click();
+  const [first, second] = await transforms();
+  expect(first).not.toBe(before);
+  expect(second).toBe(first);
+
+  // The keyboard moves both as well.
+  const pane = comparison.getByRole('group').first();
+  await pane.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('+');
+  const [movedFirst, movedSecond] = await transforms();
+  expect(movedFirst).not.toBe(first);
+  expect(movedSecond).toBe(movedFirst);
+  await page.keyboard.press('0');
+  expect((await transforms())[1]).toBe(before);
+});
