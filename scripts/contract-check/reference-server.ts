@@ -22,8 +22,20 @@ export interface ReferenceServer {
   stop(): Promise<void>;
 }
 
-export async function startReferenceServer(port: number, { root = process.cwd(), readyTimeoutMs = 60_000 } = {}): Promise<ReferenceServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), `macula-contract-check-${port}-`));
+export interface ReferenceServerOptions {
+  root?: string;
+  readyTimeoutMs?: number;
+  /** A data directory of the caller's, kept when the server stops (default: a fresh one, removed after). */
+  dataDir?: string;
+  /** PostgreSQL instead of the embedded database (default: the embedded one). */
+  databaseUrl?: string;
+}
+
+export async function startReferenceServer(
+  port: number,
+  { root = process.cwd(), readyTimeoutMs = 60_000, dataDir: ownDataDir, databaseUrl = '' }: ReferenceServerOptions = {},
+): Promise<ReferenceServer> {
+  const dataDir = ownDataDir ?? mkdtempSync(join(tmpdir(), `macula-contract-check-${port}-`));
   const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'server/main.ts')], {
     cwd: root,
     env: {
@@ -31,9 +43,9 @@ export async function startReferenceServer(port: number, { root = process.cwd(),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      // The embedded database of the fresh data directory, even when the shell names PostgreSQL: the demo
-      // seed runs on an empty database only.
-      DATABASE_URL: '',
+      // The embedded database of the data directory unless one is named, even when the shell names
+      // PostgreSQL: the demo seed runs on an empty database only.
+      DATABASE_URL: databaseUrl,
       SMTP_URL: '',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       NODE_ENV: '',
@@ -49,7 +61,7 @@ export async function startReferenceServer(port: number, { root = process.cwd(),
     if (child.exitCode === null) child.kill('SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     if (child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!ownDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   // Ready when it answers HTTP: it listens only after migrating and seeding (whatever it prints).
   const deadline = Date.now() + readyTimeoutMs;

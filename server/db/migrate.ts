@@ -3,12 +3,14 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as initial from './migrations/0001-initial';
 import * as examFiles from './migrations/0002-exam-files';
 import * as issueReports from './migrations/0003-issue-reports';
+import * as patientSessionFacts from './migrations/0004-patient-session-facts';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-exam-files': examFiles,
   '0003-issue-reports': issueReports,
+  '0004-patient-session-facts': patientSessionFacts,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

@@ -139,6 +139,9 @@ export interface PatientsTable {
   deletion_reason: string | null;
   deletion_requested_by: string | null;
   deletion_requested_at: Timestamp | null;
+  /** Kept by a trigger on treatments (migration 0004): never written by the application. */
+  latest_session_at: ColumnType<Date | null, never, never>;
+  sessions_count: ColumnType<number, never, never>;
   created_by: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -262,5 +265,6 @@ export type PatientRow = Selectable<PatientsTable>;
 export type TreatmentRow = Selectable<TreatmentsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 export type DeviceRow = Selectable<DevicesTable>;
+export type SecuritySettingsRow = Selectable<SecuritySettingsTable>;
 export type TreatmentImageRow = Selectable<TreatmentImagesTable>;
 export type JobRow = Selectable<JobsTable>;

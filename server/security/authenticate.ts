@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { forbidden, HttpError, unauthorized } from '../http/errors';
 import { audit } from '../services/audit';
-import { policyFor, nextPasswordChange } from './policy';
+import { nextPasswordChange, policyOf } from './policy';
 import { hashToken } from './tokens';
 
 export interface AuthContext {
@@ -34,9 +34,14 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
   const token = bearerToken(request);
   if (!token) throw unauthorized();
   const now = ctx.clock.now();
+  // One query for the session, its user and the clinic's security policy: it runs on every request.
   const session = await ctx.db
     .selectFrom('auth_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('security_settings as ss', 'ss.clinic_id', 'u.clinic_id')
+    .leftJoin('security_settings_users as su', (join) =>
+      join.onRef('su.clinic_id', '=', 'u.clinic_id').onRef('su.user_id', '=', 'u.id'),
+    )
     .select([
       's.id as sessionId',
       's.last_seen_at',
@@ -47,13 +52,34 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
       'u.status',
       'u.must_change_password',
       'u.password_changed_at',
+      'ss.clinic_id as settings_clinic_id',
+      'ss.user_scope',
+      'ss.password_strength',
+      'ss.password_renewal_interval',
+      'ss.password_renewal_period',
+      'ss.logout_time_interval',
+      'ss.logout_time_period',
+      'su.user_id as listed_user_id',
     ])
     .where('s.token_hash', '=', hashToken(token))
     .where('s.ended_at', 'is', null)
     .executeTakeFirst();
   if (!session || session.expires_at <= now || session.status !== 'active') throw unauthorized();
 
-  const policy = await policyFor(ctx.db, session.clinic_id, session.userId);
+  const policy = policyOf(
+    // The columns are null only when the clinic has no settings row (left join).
+    session.settings_clinic_id === null
+      ? null
+      : {
+          user_scope: session.user_scope!,
+          password_strength: session.password_strength!,
+          password_renewal_interval: session.password_renewal_interval,
+          password_renewal_period: session.password_renewal_period!,
+          logout_time_interval: session.logout_time_interval,
+          logout_time_period: session.logout_time_period!,
+        },
+    session.listed_user_id !== null,
+  );
   if (policy.idleMs !== null && now.getTime() - session.last_seen_at.getTime() > policy.idleMs) {
     await ctx.db
       .updateTable('auth_sessions')

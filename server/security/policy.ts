@@ -1,5 +1,5 @@
 // The clinic's security policy as it applies to one user: password strength, renewal and idle logout.
-import type { Database } from '../db/tables';
+import type { Database, SecuritySettingsRow } from '../db/tables';
 import { periodMs } from './periods';
 
 export type PasswordStrength = 'simplified' | 'standard' | 'advanced';
@@ -14,29 +14,46 @@ export interface UserPolicy {
 
 export const DEFAULT_POLICY: UserPolicy = { strength: 'standard', renewalMs: null, idleMs: null };
 
+/** The columns of a clinic's security settings the policy is made of. */
+export type PolicySettings = Pick<
+  SecuritySettingsRow,
+  | 'user_scope'
+  | 'password_strength'
+  | 'password_renewal_interval'
+  | 'password_renewal_period'
+  | 'logout_time_interval'
+  | 'logout_time_period'
+>;
+
+/**
+ * The policy for a user from the clinic's settings (none: the defaults); `listed` tells whether the user is
+ * among the users the settings name (scope `selected`).
+ */
+export function policyOf(settings: PolicySettings | null, listed: boolean): UserPolicy {
+  if (!settings) return DEFAULT_POLICY;
+  const idleMs = periodMs(settings.logout_time_interval, settings.logout_time_period);
+  if (settings.user_scope !== 'all' && !listed) return { ...DEFAULT_POLICY, idleMs };
+  return {
+    strength: settings.password_strength as PasswordStrength,
+    renewalMs: periodMs(settings.password_renewal_interval, settings.password_renewal_period),
+    idleMs,
+  };
+}
+
 export async function policyFor(db: Database, clinicId: string, userId: string | null): Promise<UserPolicy> {
   const settings = await db
     .selectFrom('security_settings')
     .selectAll()
     .where('clinic_id', '=', clinicId)
     .executeTakeFirst();
-  if (!settings) return DEFAULT_POLICY;
-  const idleMs = periodMs(settings.logout_time_interval, settings.logout_time_period);
-  let applies = settings.user_scope === 'all';
-  if (!applies && userId) {
-    applies = !!(await db
-      .selectFrom('security_settings_users')
-      .select('user_id')
-      .where('clinic_id', '=', clinicId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst());
-  }
-  if (!applies) return { ...DEFAULT_POLICY, idleMs };
-  return {
-    strength: settings.password_strength as PasswordStrength,
-    renewalMs: periodMs(settings.password_renewal_interval, settings.password_renewal_period),
-    idleMs,
-  };
+  if (!settings || settings.user_scope === 'all' || !userId) return policyOf(settings ?? null, false);
+  const listed = await db
+    .selectFrom('security_settings_users')
+    .select('user_id')
+    .where('clinic_id', '=', clinicId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return policyOf(settings, Boolean(listed));
 }
 
 /** When the password must be renewed next, or null. */

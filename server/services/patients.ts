@@ -2,7 +2,7 @@
 // patients, the deletion workflow (request → restore or erase for good) and the sessions on the
 // patient card. Every query is scoped to the caller's clinic; multi-row changes run in one transaction.
 import type { FastifyRequest } from 'fastify';
-import { sql, type Transaction } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { ComparisonSide } from '../../generated/model/comparisonSide';
 import type { Gender } from '../../generated/model/gender';
 import type { Patient } from '../../generated/model/patient';
@@ -34,7 +34,7 @@ export const ERASED_PATIENT_TEXT = '—';
 export const patientLabel = (patient: { name: string; second_name: string }) => `${patient.name} ${patient.second_name}`;
 
 // ---------------------------------------------------------------------------------------------------
-// Reading: one query with the latest session and the session count as lateral subqueries.
+// Reading: the patient with its latest session as a lateral subquery; the session count is on the row.
 
 function patientsOf(db: Database, clinicId: string) {
   return db
@@ -49,15 +49,6 @@ function patientsOf(db: Database, clinicId: string) {
           .orderBy('t.number', 'desc')
           .limit(1)
           .as('lt'),
-      (join) => join.onTrue(),
-    )
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('treatments as tc')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('tc.patient_id', '=', 'p.id')
-          .as('tc'),
       (join) => join.onTrue(),
     )
     .where('p.clinic_id', '=', clinicId);
@@ -80,7 +71,7 @@ function selectPatient(db: Database, clinicId: string) {
       'p.created_at',
       'p.updated_at',
       'lt.date as latest_session_date',
-      'tc.n as treatments_count',
+      'p.sessions_count as treatments_count',
       'r.id as requester_id',
       'r.first_name as requester_first_name',
       'r.last_name as requester_last_name',
@@ -146,39 +137,93 @@ const SORT_KEYS = {
   secondName: sql`lower(p.second_name)`,
   birthday: sql`p.birthday`,
   latestSessionDate: sql`lt.date`,
-  treatmentsCount: sql`tc.n`,
+  treatmentsCount: sql`p.sessions_count`,
   createdAt: sql`p.created_at`,
 } as const;
 
-export async function listPatients(db: Database, clinicId: string, filter: PatientFilter) {
-  let query = selectPatient(db, clinicId).where('p.status', '=', filter.status);
+// The same keys over the patients table alone: the session columns are kept on the patient row by a trigger
+// (migration 0004).
+const PAGE_SORT_KEYS = {
+  ...SORT_KEYS,
+  latestSessionDate: sql`p.latest_session_at`,
+  treatmentsCount: sql`p.sessions_count`,
+} as const;
+
+type SortKey = keyof typeof SORT_KEYS;
+
+function withPatientFilters<Q extends ReturnType<typeof patientsOnly>>(query: Q, filter: PatientFilter): Q {
+  let filtered = query.where('p.status', '=', filter.status);
   const search = filter.search?.trim().replace(/\s+/g, ' ');
   if (search) {
     const term = containsPattern(search);
-    query = query.where(
+    filtered = filtered.where(
       sql<boolean>`(p.name ilike ${term} escape '\\' or p.second_name ilike ${term} escape '\\'
         or (p.name || ' ' || p.second_name) ilike ${term} escape '\\'
         or (p.second_name || ' ' || p.name) ilike ${term} escape '\\')`,
     );
   }
-  if (filter.birthdayFrom) query = query.where('p.birthday', '>=', filter.birthdayFrom);
-  if (filter.birthdayTo) query = query.where('p.birthday', '<=', filter.birthdayTo);
-  if (filter.planStatus) query = query.where(planStatusSql('lt'), '=', canonicalPlanStatus(filter.planStatus));
+  if (filter.birthdayFrom) filtered = filtered.where('p.birthday', '>=', filter.birthdayFrom);
+  if (filter.birthdayTo) filtered = filtered.where('p.birthday', '<=', filter.birthdayTo);
+  return filtered as Q;
+}
 
-  const { total } = await query
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
+const patientsOnly = (db: Database, clinicId: string) => db.selectFrom('patients as p').where('p.clinic_id', '=', clinicId);
 
-  const descending = filter.sort.startsWith('-');
-  const key = SORT_KEYS[filter.sort.replace(/^-/, '') as keyof typeof SORT_KEYS];
-  const rows = await query
-    .orderBy(sql`${key} ${sql.raw(descending ? 'desc' : 'asc')} nulls last`)
+/**
+ * One page of a patient list. Where the filters need only the patient's columns (all but `planStatus`), the
+ * page's ids are found on the patients table alone, and only those rows get their latest session: the work
+ * before the limit no longer joins every patient's sessions (docs/architecture.md, "Performance of the lists").
+ */
+export async function listPatients(db: Database, clinicId: string, filter: PatientFilter) {
+  const key = filter.sort.replace(/^-/, '') as SortKey;
+  const direction = sql.raw(filter.sort.startsWith('-') ? 'desc' : 'asc');
+  const offset = (filter.page - 1) * filter.perPage;
+  if (filter.planStatus) return listByPlanStatus(db, clinicId, filter, key, direction, offset);
+
+  const base = withPatientFilters(patientsOnly(db, clinicId), filter);
+  // Counting apart is cheaper than a window count, which would sort every match instead of the top of them.
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const page = await base
+    .select('p.id')
+    .orderBy(sql`${PAGE_SORT_KEYS[key]} ${direction} nulls last`)
     .orderBy(sql`lower(p.name)`)
     .orderBy(sql`lower(p.second_name)`)
     .orderBy('p.id')
     .limit(filter.perPage)
-    .offset((filter.page - 1) * filter.perPage)
+    .offset(offset)
+    .execute();
+  const ids = page.map((row) => row.id);
+  const rows = ids.length ? await selectPatient(db, clinicId).where('p.id', 'in', ids).execute() : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const data = ids.flatMap((id) => (byId.has(id) ? [toPatient(byId.get(id)!)] : []));
+  return { data, meta: pageMeta(filter, Number(total)) };
+}
+
+/** The plan status is the latest session's: every listed patient's latest session is needed to filter. */
+async function listByPlanStatus(
+  db: Database,
+  clinicId: string,
+  filter: PatientFilter,
+  key: SortKey,
+  direction: RawBuilder<unknown>,
+  offset: number,
+) {
+  const query = withPatientFilters(selectPatient(db, clinicId), filter).where(
+    planStatusSql('lt'),
+    '=',
+    canonicalPlanStatus(filter.planStatus!),
+  );
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy(sql`${SORT_KEYS[key]} ${direction} nulls last`)
+    .orderBy(sql`lower(p.name)`)
+    .orderBy(sql`lower(p.second_name)`)
+    .orderBy('p.id')
+    .limit(filter.perPage)
+    .offset(offset)
     .execute();
   return { data: rows.map(toPatient), meta: pageMeta(filter, Number(total)) };
 }

@@ -251,6 +251,24 @@ describe('the patient list', () => {
     expect(tooMany.status).toBe(422);
   });
 
+  it('pages the same way with a plan status filter, and keeps a patient\'s latest session and count as sessions come and go', async () => {
+    const planning = await list(staff.physician.token, '?planStatus=in_planning&sort=-latestSessionDate&perPage=1');
+    expect(planning.meta.total).toBe(1);
+    expect(names(planning)).toEqual(['Thomas Becker']);
+
+    // A session added, moved and removed outside the list's own code: the list follows.
+    const extra = await addTreatment(staff.clinicId, ids.neumann, { number: 1, date: '2026-11-22T07:00:00Z' });
+    let neumann = (await list(staff.physician.token, '?search=Neumann')).data[0];
+    expect(neumann).toMatchObject({ treatmentsCount: 1, latestSessionDate: '2026-11-22T07:00:00.000Z' });
+    expect(names(await list(staff.physician.token, '?perPage=1'))).toEqual(['Peter Neumann']);
+    await server.db.updateTable('treatments').set({ date: new Date('2026-01-01T07:00:00Z') }).where('id', '=', extra).execute();
+    neumann = (await list(staff.physician.token, '?search=Neumann')).data[0];
+    expect(neumann.latestSessionDate).toBe('2026-01-01T07:00:00.000Z');
+    await server.db.deleteFrom('treatments').where('id', '=', extra).execute();
+    neumann = (await list(staff.physician.token, '?search=Neumann')).data[0];
+    expect(neumann).toMatchObject({ treatmentsCount: 0, latestSessionDate: null });
+  });
+
   it('gives physicians and nurses the active list only (403 for another)', async () => {
     for (const status of ['deleting', 'archived']) {
       const answer = await server.call('GET', `/patients?status=${status}`, { token: staff.physician.token });
