@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+import { mockImages } from './mocks/mock-images';
 
 /**
  * Aliases shared with tsconfig.app.json (`paths`) and vitest.config.ts. `zod` itself resolves to
@@ -34,7 +35,8 @@ export default defineConfig(({ mode }) => {
   };
 
   return {
-    plugins: [react()],
+    // On the mock (`npm run dev:mock`), treatment images come from mocks/mock-images.ts instead of Prism.
+    plugins: stripPrefix ? [react(), mockImages()] : [react()],
     resolve: { alias: aliases },
     server: {
       host: '127.0.0.1',

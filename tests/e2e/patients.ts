@@ -2,7 +2,7 @@
 // The journeys share that clinic and run side by side: each marks its patients with a tag of its own in the
 // second name and looks at the list through a search for that tag.
 import { randomUUID } from 'node:crypto';
-import { expect, type APIRequestContext, type Page, type Playwright } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import type { Patient } from '../../generated/model/patient';
 import { buildSampleExam, type SampleExamOptions } from '../../server/seed/sample-exam';
 import type { StaffAccount } from './fixtures';
@@ -12,7 +12,7 @@ import { REFERENCE_URL } from './reference-server';
 export const uniqueTag = () => `Tag${randomUUID().slice(0, 8)}`;
 
 /** The API as `account` (a physician or nurse), for making patients and sessions. */
-export async function apiAs(playwright: Playwright, account: StaffAccount): Promise<APIRequestContext> {
+export async function apiAs(playwright: PlaywrightWorkerArgs['playwright'], account: StaffAccount): Promise<APIRequestContext> {
   const anonymous = await playwright.request.newContext({ baseURL: REFERENCE_URL });
   const response = await anonymous.post('/api/sign-in', { data: { email: account.email, password: account.password } });
   expect(response.status()).toBe(200);
