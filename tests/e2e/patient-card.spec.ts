@@ -124,7 +124,7 @@ test('comparison of the two demo sessions of Maria Schneider: zoom and pan stay 
   const card = texts.patientCard;
   const comparison = page.getByRole('region', { name: card.comparison.title });
   const layers = comparison.getByTestId('comparison-layer');
-  await expect(layers).toHaveCount(2);
+  await expect(layers).toHaveCount(2, { timeout: 20_000 });
   await expect(comparison.locator('img')).toHaveCount(2, { timeout: 20_000 });
   await expect(comparison.getByRole('table')).toContainText(card.comparison.difference);
   await expectNoAxeViolations(page);

@@ -224,7 +224,9 @@ test('keyboard only: / focuses the search, the arrow keys move through the rows,
   await page.keyboard.press('Enter'); // sort by name: Anna, Bernd, Carla
   await expect(nameLinks(page).first()).toHaveText(`${tag}, Anna`);
   await nameLinks(page).first().focus();
+  await expect(nameLinks(page).first()).toBeFocused();
   await page.keyboard.press('ArrowDown');
+  await expect(nameLinks(page).nth(1)).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(nameLinks(page).nth(2)).toBeFocused();
   await page.keyboard.press('ArrowUp');

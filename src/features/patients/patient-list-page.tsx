@@ -102,10 +102,17 @@ export function PatientListPage() {
       }),
     ),
   });
-  const [firstPage] = pages;
-  const patients: Patient[] = pages.flatMap((page) => page.data?.data ?? []);
-  const meta = pages.findLast((page) => page.data)?.data?.meta;
-  const loading = !rangeProblem && firstPage.isPending;
+  // A new sort or filter is another query: until its answer arrives the rows shown stay (no flash of the
+  // skeleton, and the focus stays on the row it was on).
+  const settled = pages.every((page) => page.data || page.isError);
+  const current = {
+    patients: pages.flatMap((page) => page.data?.data ?? []) as Patient[],
+    meta: pages.findLast((page) => page.data)?.data?.meta,
+  };
+  const lastSettled = useRef(current);
+  if (settled) lastSettled.current = current;
+  const { patients, meta } = settled ? current : lastSettled.current;
+  const loading = !rangeProblem && !settled && !meta;
   const failed = pages.find((page) => page.isError && !page.data);
   const filtered = Boolean(view.search.trim() || view.birthdayFrom || view.birthdayTo || view.planStatus);
 
