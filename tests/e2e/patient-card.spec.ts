@@ -120,6 +120,7 @@ test('request deletion: a reason is needed, then the patient is gone from the li
 test('comparison of the two demo sessions of Maria Schneider: zoom and pan stay in step', async ({ page, staff, texts }) => {
   await signInToHome(page, texts, await staff.create('clinic_physicians'));
   await page.getByLabel(texts.patientList.filters.search).fill('Maria Schneider');
+  await expect(page).toHaveURL(/search=Maria/);
   await page.getByRole('link', { name: 'Schneider, Maria' }).click();
   const card = texts.patientCard;
   const comparison = page.getByRole('region', { name: card.comparison.title });

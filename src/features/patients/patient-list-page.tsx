@@ -2,7 +2,7 @@ import { Button, NonIdealState } from '@blueprintjs/core';
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useNavigation, useSearchParams } from 'react-router-dom';
 import { getListPatientsQueryOptions } from '@generated/hooks/patients/patients';
 import type { Patient } from '@generated/model/patient';
 import { PlanStatus } from '@generated/model/planStatus';
@@ -81,8 +81,14 @@ export function PatientListPage() {
   const captionId = useId();
   const [dialog, setDialog] = useState<'add' | 'upload' | null>(null);
 
+  // A search typed just before a click on a patient must not pull the user back while the card loads.
+  const navigation = useNavigation();
+  const leaving = useRef(false);
+  leaving.current = navigation.state !== 'idle' && navigation.location.pathname !== paths.physician.list.path;
   const show = useCallback(
-    (next: ListView, { replace = false } = {}) => setParams(writeListView(next), { replace }),
+    (next: ListView, { replace = false } = {}) => {
+      if (!leaving.current) setParams(writeListView(next), { replace });
+    },
     [setParams],
   );
   // Filters replace the history entry (each typed word is no step back); sorting and pages add one.
