@@ -14,7 +14,7 @@ if (!container) throw new Error('index.html has no #root element');
 configureIconLoading();
 const queryClient = createQueryClient();
 const i18n = createI18n();
-const router = createAppRouter();
+const router = createAppRouter(queryClient);
 
 createRoot(container).render(
   <StrictMode>

@@ -1,9 +1,10 @@
+import { QueryClient } from '@tanstack/react-query';
 import type { RouteObject } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { createI18n, LANGUAGES } from '@/lib/i18n';
 import { ALL_CATALOGUES } from '@/testing/catalogues';
 import { pageTitle, TITLE_NAMESPACES, TITLED_PATHS } from './page-titles';
-import { routes } from './router';
+import { createRoutes } from './router';
 
 /** Every path the router matches, joined from its nested routes ('*' is the 404 page). */
 function routePaths(list: RouteObject[], parent = ''): string[] {
@@ -21,7 +22,7 @@ const titleIn = (language: (typeof LANGUAGES)[number]) => {
 };
 
 describe('page titles', () => {
-  const paths = [...new Set(routePaths(routes))];
+  const paths = [...new Set(routePaths(createRoutes(new QueryClient())))];
 
   it('finds the routes of the router', () => {
     expect(paths).toEqual(expect.arrayContaining(['/', '/sign-in', '/profile-settings', '/admin', '/physician/list', '*']));

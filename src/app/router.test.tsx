@@ -11,7 +11,7 @@ import { act } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { navigation } from '@/lib/api-client';
 import { cleanup, click, getByLabel, getByText, renderRoutes, select, waitFor } from '@/testing/render';
-import { routes } from './router';
+import { createRoutes } from './router';
 
 const server = setupServer();
 let profileCalls = 0;
@@ -82,7 +82,7 @@ const h1 = (container: HTMLElement) => container.querySelector('h1')?.textConten
 describe('/ redirect hub', () => {
   it('sends a visitor without a token to /sign-in without asking for the profile', async () => {
     profileAnswers(getGetProfileResponseMock());
-    const { router, container } = await renderRoutes(routes, { path: '/' });
+    const { router, container } = await renderRoutes(createRoutes, { path: '/' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
     await waitFor(() => expect(h1(container)).toBe('Sign in'));
     expect(profileCalls).toBe(0);
@@ -91,7 +91,7 @@ describe('/ redirect hub', () => {
   it('shows a labelled spinner while the profile loads', async () => {
     signedIn();
     server.use(http.get('*/user/profile', () => new Promise<Response>(() => {})));
-    const { container } = await renderRoutes(routes, { path: '/' });
+    const { container } = await renderRoutes(createRoutes, { path: '/' });
     const spinner = await waitFor(() => {
       const element = container.querySelector('main [role="progressbar"]');
       if (!element) throw new Error('no spinner yet');
@@ -110,14 +110,14 @@ describe('/ redirect hub', () => {
   ])('sends %s to %s', async (role, target) => {
     signedIn();
     profileAnswers(profileWith({ role }));
-    const { router } = await renderRoutes(routes, { path: '/' });
+    const { router } = await renderRoutes(createRoutes, { path: '/' });
     await waitFor(() => expect(router.state.location.pathname).toBe(target));
   });
 
   it('sends a user whose profile cannot be loaded to /sign-in', async () => {
     signedIn();
     profileAnswers(() => HttpResponse.json({ status: 'Error', message: 'Server down' }, { status: 500 }));
-    const { router } = await renderRoutes(routes, { path: '/' });
+    const { router } = await renderRoutes(createRoutes, { path: '/' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
   });
 });
@@ -126,7 +126,7 @@ describe('signed-in areas', () => {
   it('shows the navbar and the profile summary on /admin', async () => {
     signedIn();
     profileAnswers(profileWith({ role: 'clinic_it_admins' }));
-    const { container } = await renderRoutes(routes, { path: '/admin' });
+    const { container } = await renderRoutes(createRoutes, { path: '/admin' });
     await waitFor(() => expect(h1(container)).toBe('Staff'));
     const header = container.querySelector('header');
     expect(header?.textContent).toContain('Macula Planner');
@@ -140,7 +140,7 @@ describe('signed-in areas', () => {
   it('shows Staff on /admin for an IT admin', async () => {
     signedIn();
     profileAnswers(profileWith({ role: 'clinic_it_admins', physicianName: null, firstName: 'Jonas', lastName: 'Weber' }));
-    const { container } = await renderRoutes(routes, { path: '/admin' });
+    const { container } = await renderRoutes(createRoutes, { path: '/admin' });
     await waitFor(() => expect(h1(container)).toBe('Staff'));
     expect(container.querySelector('header')?.textContent).toContain('Jonas Weber');
     expect(container.querySelector('header')?.textContent).toContain('IT administrator');
@@ -153,20 +153,20 @@ describe('signed-in areas', () => {
   ])('sends %s away from %s to /forbidden', async (role, path) => {
     signedIn();
     profileAnswers(profileWith({ role }));
-    const { router, container } = await renderRoutes(routes, { path });
+    const { router, container } = await renderRoutes(createRoutes, { path });
     await waitFor(() => expect(router.state.location.pathname).toBe('/forbidden'));
     await waitFor(() => expect(h1(container)).toBe('Forbidden'));
   });
 
   it('sends a visitor without a token to /sign-in', async () => {
-    const { router } = await renderRoutes(routes, { path: '/admin' });
+    const { router } = await renderRoutes(createRoutes, { path: '/admin' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
   });
 
   it('switches the language and remembers the choice', async () => {
     signedIn();
     profileAnswers(profileWith({ role: 'clinic_it_admins' }));
-    const { container } = await renderRoutes(routes, { path: '/admin' });
+    const { container } = await renderRoutes(createRoutes, { path: '/admin' });
     await waitFor(() => expect(h1(container)).toBe('Staff'));
     expect(document.title).toBe('Staff – Macula Planner');
 
@@ -194,7 +194,7 @@ describe('signed-in areas', () => {
     signedIn();
     profileAnswers(profileWith({ role: 'clinic_it_admins' }));
     server.use(http.post('*/user/profile', () => HttpResponse.json({ status: 'Error', message: 'down' }, { status: 503 })));
-    const { container } = await renderRoutes(routes, { path: '/admin' });
+    const { container } = await renderRoutes(createRoutes, { path: '/admin' });
     await waitFor(() => expect(h1(container)).toBe('Staff'));
 
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
@@ -207,7 +207,7 @@ describe('signed-in areas', () => {
     signedIn();
     // Without an avatar, so that the profile page it opens asks for no image.
     profileAnswers(profileWith({ avatar: null }));
-    const { container, router } = await renderRoutes(routes, { path: '/physician/list' });
+    const { container, router } = await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
     const navigation = container.querySelector('nav[aria-label="Main navigation"]');
     expect([...(navigation?.querySelectorAll('a') ?? [])].map((link) => link.getAttribute('href'))).toEqual([
@@ -231,12 +231,12 @@ describe('signed-in areas', () => {
   it('shows the saved avatar in the user menu button, the user icon without one', async () => {
     signedIn();
     profileAnswers(getGetProfileResponseMock());
-    const { container } = await renderRoutes(routes, { path: '/physician/list' });
+    const { container } = await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(container.querySelector('header button img.mp-user-avatar')).not.toBeNull());
     cleanup();
 
     profileAnswers(profileWith({ avatar: null }));
-    const second = await renderRoutes(routes, { path: '/physician/list' });
+    const second = await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(h1(second.container)).toBe('Patients'));
     expect(second.container.querySelector('header button img')).toBeNull();
     expect(second.container.querySelector('header button [data-icon="user"]')).not.toBeNull();
@@ -245,7 +245,7 @@ describe('signed-in areas', () => {
   it('moves through the user menu with the arrow keys, Home and End', async () => {
     signedIn();
     profileAnswers(profileWith({ avatar: null }));
-    const { container } = await renderRoutes(routes, { path: '/physician/list' });
+    const { container } = await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
     await openUserMenu(container);
     const items = () => [...document.body.querySelectorAll<HTMLElement>('[role="menuitem"]')];
@@ -283,7 +283,7 @@ describe('signed-in areas', () => {
     server.events.on('request:start', ({ request }) => {
       if (request.url.endsWith('/logout')) logoutCalls += 1;
     });
-    const { container, router, queryClient } = await renderRoutes(routes, { path: '/physician/list' });
+    const { container, router, queryClient } = await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
 
     await openUserMenu(container);
@@ -299,7 +299,7 @@ describe('signed-in areas', () => {
   it('redirects /physician to /physician/list', async () => {
     signedIn();
     profileAnswers(getGetProfileResponseMock());
-    const { router } = await renderRoutes(routes, { path: '/physician' });
+    const { router } = await renderRoutes(createRoutes, { path: '/physician' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/physician/list'));
   });
 });
@@ -311,7 +311,7 @@ describe('error routes', () => {
     ['/no/such/page', "We've lost this page"],
     ['/admin/devices', "We've lost this page"],
   ])('%s shows %s', async (path, title) => {
-    const { container } = await renderRoutes(routes, { path });
+    const { container } = await renderRoutes(createRoutes, { path });
     await waitFor(() => expect(h1(container)).toBe(title));
   });
 });
@@ -321,7 +321,7 @@ describe('session end', () => {
     signedIn();
     profileAnswers(() => HttpResponse.json({ status: 'Error', message: 'Unauthenticated.' }, { status: 401 }));
     const assign = vi.mocked(navigation.assign);
-    await renderRoutes(routes, { path: '/physician/list' });
+    await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/sign-in'));
     expect(localStorage.getItem('token')).toBeNull();
   });
@@ -329,7 +329,7 @@ describe('session end', () => {
   it('a logout in another tab (token removed from localStorage) signs this tab out too', async () => {
     signedIn();
     profileAnswers(getGetProfileResponseMock());
-    const { container, queryClient } = await renderRoutes(routes, { path: '/physician/list' });
+    const { container, queryClient } = await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
 
     localStorage.removeItem('token');
@@ -344,7 +344,7 @@ describe('session end', () => {
   it('a logout signal from another tab ends a session kept in sessionStorage, without signalling back', async () => {
     sessionStorage.setItem('token', 'tab-token');
     profileAnswers(getGetProfileResponseMock());
-    const { container, queryClient } = await renderRoutes(routes, { path: '/physician/list' });
+    const { container, queryClient } = await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
 
     localStorage.setItem('loggedOutAt', '1');
@@ -362,7 +362,7 @@ describe('session end', () => {
     signedIn();
     profileAnswers(getGetProfileResponseMock());
     server.use(getLogoutMockHandler());
-    const { container, router } = await renderRoutes(routes, { path: '/physician/list' });
+    const { container, router } = await renderRoutes(createRoutes, { path: '/physician/list' });
     await waitFor(() => expect(h1(container)).toBe('Patients'));
 
     await openUserMenu(container);

@@ -1,5 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, Navigate, type LoaderFunction, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/page-spinner';
 import { UnexpectedErrorPage } from '@/features/errors/unexpected-error-page';
 import { AppRoot } from './app-root';
@@ -13,11 +14,18 @@ import { preloadNamespaces, type Namespace } from '@/lib/i18n';
 /**
  * A lazy route whose code and texts load side by side: `namespaces` are the catalogues the page needs beyond
  * the bundled ones (src/lib/i18n.ts). A namespace left out still loads, after the code, behind a spinner.
+ * `pickLoader` names the module's loader, which prefetches the page's data (the generated get…QueryOptions)
+ * once the code is there, while the signed-in frame still waits for the profile.
  */
-function page<M>(namespaces: Namespace[], load: () => Promise<M>, pick: (module: M) => ComponentType) {
+function page<M>(
+  namespaces: Namespace[],
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  pickLoader?: (module: M) => LoaderFunction,
+) {
   return async () => {
     const [module] = await Promise.all([load(), preloadNamespaces(...namespaces)]);
-    return { Component: pick(module) };
+    return { Component: pick(module), ...(pickLoader && { loader: pickLoader(module) }) };
   };
 }
 
@@ -39,7 +47,8 @@ const legalRoutes: RouteObject[] = Object.values(paths.legal).map(({ path }) => 
   ),
 }));
 
-export const routes: RouteObject[] = [
+/** The app's routes; `queryClient` is the cache the route loaders prefetch into (the one the pages read). */
+export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
     id: 'root',
     // Skip link, page title and focus on a route change, around every page.
@@ -123,6 +132,7 @@ export const routes: RouteObject[] = [
               ['patients', 'patientList', 'examUpload'],
               () => import('@/features/patients/patient-list-page'),
               (m) => m.PatientListPage,
+              (m) => m.patientListLoader(queryClient),
             ),
           },
           {
@@ -143,4 +153,4 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createAppRouter = () => createBrowserRouter(routes);
+export const createAppRouter = (queryClient: QueryClient) => createBrowserRouter(createRoutes(queryClient));

@@ -25,14 +25,17 @@ export type Rendered = {
   i18n: I18n;
 };
 
-/** Renders `routes` at `path` with the app's providers; a fresh query client and i18n per call. */
+/**
+ * Renders `routes` at `path` with the app's providers; a fresh query client and i18n per call. Routes whose
+ * loaders prefetch into the query client come as a function of it (e.g. `createRoutes` of src/app/router.tsx).
+ */
 export async function renderRoutes(
-  routes: RouteObject[],
+  routes: RouteObject[] | ((queryClient: QueryClient) => RouteObject[]),
   { path, language = 'en' }: { path: string; language?: UiLanguage },
 ): Promise<Rendered> {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: 0 } } });
   const i18n = createI18n(language, ALL_CATALOGUES);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(typeof routes === 'function' ? routes(queryClient) : routes, { initialEntries: [path] });
   const container = document.createElement('div');
   document.body.append(container);
   const root = createRoot(container);

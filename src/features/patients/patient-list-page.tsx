@@ -25,6 +25,9 @@ import { PatientTable } from './patient-table';
 import './icons';
 import './patients.css';
 
+// The route's loader comes with the page's module (src/app/router.tsx lazy-loads both at once).
+export { patientListLoader } from './patient-list-loader';
+
 // The dialogs load when first opened: the list shows without their code.
 const AddPatientDialog = lazy(async () => ({ default: (await import('./add-patient-dialog')).AddPatientDialog }));
 const ExamUploadDialog = lazy(async () => ({
