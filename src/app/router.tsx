@@ -128,6 +128,9 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
           { index: true, element: <Navigate to={paths.physician.list.getHref()} replace /> },
           {
             path: paths.physician.list.path,
+            // The page itself asks for what a changed query (filter, sort, page) shows: the loader serves
+            // the arrival on the route only, and a filter change does not wait for a navigation's loaders.
+            shouldRevalidate: () => false,
             lazy: page(
               ['patients', 'patientList', 'examUpload'],
               () => import('@/features/patients/patient-list-page'),

@@ -37,10 +37,26 @@ function useSearchInput(search: string, onSearch: (search: string) => void) {
   return [text, setText] as const;
 }
 
+/**
+ * A date as picked, which follows the URL when that changes (back button, "Clear filters"): the field keeps
+ * the picked date while the URL catches up instead of flicking back to the old one.
+ */
+function useDateInput(value: string) {
+  const [picked, setPicked] = useState(value);
+  const [followed, setFollowed] = useState(value);
+  if (value !== followed) {
+    setFollowed(value);
+    setPicked(value);
+  }
+  return [picked, setPicked] as const;
+}
+
 export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
   const { t } = useTranslation(['patientList', 'patients']);
   const ids = { search: useId(), from: useId(), to: useId(), status: useId(), rangeError: useId() };
   const [search, setSearch] = useSearchInput(view.search, (text) => onChange({ search: text }));
+  const [birthdayFrom, setBirthdayFrom] = useDateInput(view.birthdayFrom);
+  const [birthdayTo, setBirthdayTo] = useDateInput(view.birthdayTo);
   const rangeProblem = birthdayRangeProblem(view);
   const filtered = Boolean(view.search || view.birthdayFrom || view.birthdayTo || view.planStatus);
 
@@ -64,8 +80,11 @@ export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
           id={ids.from}
           type="date"
           className={`${Classes.INPUT} mp-date-input`}
-          value={view.birthdayFrom}
-          onChange={(event) => onChange({ birthdayFrom: event.currentTarget.value })}
+          value={birthdayFrom}
+          onChange={(event) => {
+            setBirthdayFrom(event.currentTarget.value);
+            onChange({ birthdayFrom: event.currentTarget.value });
+          }}
           aria-invalid={rangeProblem ? true : undefined}
           aria-describedby={rangeProblem ? ids.rangeError : undefined}
         />
@@ -75,8 +94,11 @@ export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
           id={ids.to}
           type="date"
           className={`${Classes.INPUT} mp-date-input`}
-          value={view.birthdayTo}
-          onChange={(event) => onChange({ birthdayTo: event.currentTarget.value })}
+          value={birthdayTo}
+          onChange={(event) => {
+            setBirthdayTo(event.currentTarget.value);
+            onChange({ birthdayTo: event.currentTarget.value });
+          }}
           aria-invalid={rangeProblem ? true : undefined}
           aria-describedby={rangeProblem ? ids.rangeError : undefined}
         />

@@ -283,6 +283,24 @@ describe('sorting, filters and pages in the URL', () => {
     expect(listRequests).toHaveLength(asked);
   });
 
+  it('keeps every filter of changes made faster than the URL follows', async () => {
+    const { container, router } = await renderList();
+    await waitFor(() => expect(nameLinks(container)).toHaveLength(5));
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+    // Both dates in one go, before React renders the first change.
+    await act(async () => {
+      for (const [label, value] of [['Born from', '1960-01-01'], ['Born until', '1950-01-01']]) {
+        const input = getByLabel(container, label);
+        setter?.call(input, value);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    });
+    await waitFor(() => expect(router.state.location.search).toBe('?birthdayFrom=1960-01-01&birthdayTo=1950-01-01'));
+    expect(getByLabel(container, 'Born from').value).toBe('1960-01-01');
+    expect(getByLabel(container, 'Born until').value).toBe('1950-01-01');
+    await waitFor(() => getByText(container, '[role="alert"]', 'The end of the birthday range lies before its start. Please correct one of the two dates.'));
+  });
+
   it('pages with previous/next and the numbers, and "Load more" appends the next page', async () => {
     listAnswer = (query) => answerList(patientsOfPage(Number(query.get('page')), 45), { page: Number(query.get('page')), total: 45 });
     const { container, router } = await renderList();

@@ -88,14 +88,22 @@ export function PatientListPage() {
   const navigation = useNavigation();
   const leaving = useRef(false);
   leaving.current = navigation.state !== 'idle' && navigation.location.pathname !== paths.physician.list.path;
+  // The view last asked for: the URL follows a change a moment later (a navigation), and a second change
+  // made before that (two fields filled quickly) must build on the first, not undo it.
+  const query = params.toString();
+  const asked = useRef({ query, view });
+  if (asked.current.query !== query) asked.current = { query, view };
   const show = useCallback(
     (next: ListView, { replace = false } = {}) => {
-      if (!leaving.current) setParams(writeListView(next), { replace });
+      if (leaving.current) return;
+      asked.current.view = next;
+      setParams(writeListView(next), { replace });
     },
     [setParams],
   );
   // Filters replace the history entry (each typed word is no step back); sorting and pages add one.
-  const onFilter = (change: Partial<Omit<ListView, 'page' | 'more'>>) => show(withFilter(view, change), { replace: true });
+  const onFilter = (change: Partial<Omit<ListView, 'page' | 'more'>>) =>
+    show(withFilter(asked.current.view, change), { replace: true });
   useSearchShortcut(useCallback(() => searchRef.current?.focus(), []));
 
   const rangeProblem = birthdayRangeProblem(view);
