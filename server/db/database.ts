@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
+import { followPgliteVersions, readTableVersions } from './freshness';
 import { PGliteDialect } from './pglite-dialect';
 import type { Tables } from './tables';
 
@@ -122,7 +123,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
         client.release();
       }
     }
-    return { db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres' };
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    // Cached answers (sign-in check, patient list) are checked against the versions table per request.
+    readTableVersions(db);
+    return { db, kind: 'postgres' };
   }
   let unlock: (() => Promise<void>) | null = null;
   if (!options.pgliteDir.startsWith('memory://')) {
@@ -139,6 +143,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenDataba
     throw error;
   }
   const db = new Kysely<Tables>({ dialect: new PGliteDialect(pglite) });
+  // Cached answers follow the notifications of this, the only process with the database.
+  await followPgliteVersions(db, pglite);
   if (unlock) {
     // The lock is released once the database is closed, so the next process can open it at once.
     const destroy = db.destroy.bind(db);

@@ -4,6 +4,7 @@ import * as initial from './migrations/0001-initial';
 import * as examFiles from './migrations/0002-exam-files';
 import * as issueReports from './migrations/0003-issue-reports';
 import * as patientSessionFacts from './migrations/0004-patient-session-facts';
+import * as listIndexesAndVersions from './migrations/0005-list-indexes-and-versions';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '0002-exam-files': examFiles,
   '0003-issue-reports': issueReports,
   '0004-patient-session-facts': patientSessionFacts,
+  '0005-list-indexes-and-versions': listIndexesAndVersions,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

@@ -238,6 +238,19 @@ export interface AuditLogTable {
   at: CreatedAt;
 }
 
+/** Patients of a clinic per status, kept by a trigger on patients (migration 0005): the list's total. */
+export interface PatientCountsTable {
+  clinic_id: string;
+  status: string;
+  patients: number;
+}
+
+/** Raised at the commit of changes to what a cached answer was read from (migration 0005, db/freshness.ts). */
+export interface CacheVersionsTable {
+  key: string;
+  version: ColumnType<string, string | number, string | number>;
+}
+
 export interface Tables {
   clinics: ClinicsTable;
   users: UsersTable;
@@ -255,6 +268,8 @@ export interface Tables {
   treatment_issue_reports: TreatmentIssueReportsTable;
   jobs: JobsTable;
   audit_log: AuditLogTable;
+  patient_counts: PatientCountsTable;
+  cache_versions: CacheVersionsTable;
 }
 
 export type Database = Kysely<Tables>;

@@ -59,7 +59,7 @@ export function patientsHandlers(ctx: AppContext): Handlers {
       status,
       planStatus: query.planStatus,
       sort: query.sort ?? '-latestSessionDate',
-    });
+    }, request);
     await audit(ctx.db, request, {
       action: 'patient.list',
       outcome: 'success',

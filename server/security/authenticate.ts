@@ -1,9 +1,11 @@
 // The bearer security handler and the role check that follows it (x-roles of the contract).
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
+import { VersionedCache, versionStamp } from '../db/freshness';
+import type { Database } from '../db/tables';
 import { forbidden, HttpError, unauthorized } from '../http/errors';
 import { audit } from '../services/audit';
-import { nextPasswordChange, policyOf } from './policy';
+import { nextPasswordChange, policyOf, type UserPolicy } from './policy';
 import { hashToken } from './tokens';
 
 export interface AuthContext {
@@ -30,12 +32,34 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
-export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<void> {
-  const token = bearerToken(request);
-  if (!token) throw unauthorized();
-  const now = ctx.clock.now();
-  // One query for the session, its user and the clinic's security policy: it runs on every request.
-  const session = await ctx.db
+/** What the sign-in check needs of a session, its user and the clinic's policy. */
+interface SessionFacts {
+  sessionId: string;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  userId: string;
+  clinicId: string;
+  role: string;
+  status: string;
+  mustChangePassword: boolean;
+  passwordChangedAt: Date | null;
+  policy: UserPolicy;
+}
+
+// Open sessions by token hash, per database, for as long as no session, user or policy changed (migration
+// 0005): most requests make no query to know their caller. Unknown tokens are never kept.
+const SESSIONS_KEPT = 10_000;
+const sessionCaches = new WeakMap<Database, VersionedCache<SessionFacts | null>>();
+
+function sessionCacheOf(db: Database): VersionedCache<SessionFacts | null> {
+  let cache = sessionCaches.get(db);
+  if (!cache) sessionCaches.set(db, (cache = new VersionedCache(SESSIONS_KEPT)));
+  return cache;
+}
+
+/** One query for the session, its user and the clinic's security policy. */
+async function loadSession(db: Database, tokenHash: string): Promise<SessionFacts | null> {
+  const row = await db
     .selectFrom('auth_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('security_settings as ss', 'ss.clinic_id', 'u.clinic_id')
@@ -61,43 +85,85 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
       'ss.logout_time_period',
       'su.user_id as listed_user_id',
     ])
-    .where('s.token_hash', '=', hashToken(token))
+    .where('s.token_hash', '=', tokenHash)
     .where('s.ended_at', 'is', null)
     .executeTakeFirst();
-  if (!session || session.expires_at <= now || session.status !== 'active') throw unauthorized();
-
+  if (!row) return null;
   const policy = policyOf(
     // The columns are null only when the clinic has no settings row (left join).
-    session.settings_clinic_id === null
+    row.settings_clinic_id === null
       ? null
       : {
-          user_scope: session.user_scope!,
-          password_strength: session.password_strength!,
-          password_renewal_interval: session.password_renewal_interval,
-          password_renewal_period: session.password_renewal_period!,
-          logout_time_interval: session.logout_time_interval,
-          logout_time_period: session.logout_time_period!,
+          user_scope: row.user_scope!,
+          password_strength: row.password_strength!,
+          password_renewal_interval: row.password_renewal_interval,
+          password_renewal_period: row.password_renewal_period!,
+          logout_time_interval: row.logout_time_interval,
+          logout_time_period: row.logout_time_period!,
         },
-    session.listed_user_id !== null,
+    row.listed_user_id !== null,
   );
-  if (policy.idleMs !== null && now.getTime() - session.last_seen_at.getTime() > policy.idleMs) {
-    await ctx.db
-      .updateTable('auth_sessions')
-      .set({ ended_at: now, ended_reason: 'idle' })
-      .where('id', '=', session.sessionId)
-      .execute();
-    throw unauthorized('auth.idle_timeout', 'auth.idle_timeout');
+  return {
+    sessionId: row.sessionId,
+    lastSeenAt: row.last_seen_at,
+    expiresAt: row.expires_at,
+    userId: row.userId,
+    clinicId: row.clinic_id,
+    role: row.role,
+    status: row.status,
+    mustChangePassword: row.must_change_password,
+    passwordChangedAt: row.password_changed_at,
+    policy,
+  };
+}
+
+const idleFor = (session: SessionFacts, now: Date) =>
+  session.policy.idleMs !== null && now.getTime() - session.lastSeenAt.getTime() > session.policy.idleMs;
+
+export async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  const token = bearerToken(request);
+  if (!token) throw unauthorized();
+  const now = ctx.clock.now();
+  const tokenHash = hashToken(token);
+  const cache = sessionCacheOf(ctx.db);
+  // The caller's clinic list version is read with the sessions' in one query (PostgreSQL); the patient
+  // list finds it there (server/services/patients.ts).
+  const known = cache.peek(tokenHash);
+  await versionStamp(ctx.db, known ? ['auth', `patients:${known.clinicId}`] : ['auth'], request);
+  const stamp = await versionStamp(ctx.db, ['auth'], request);
+  let session = await cache.get(tokenHash, stamp, () => loadSession(ctx.db, tokenHash));
+  if (!session) cache.delete(tokenHash);
+  if (!session || session.expiresAt <= now || session.status !== 'active') throw unauthorized();
+
+  if (idleFor(session, now)) {
+    // Another process may have seen the session since this one did: the database decides.
+    session = await loadSession(ctx.db, tokenHash);
+    if (!session) {
+      cache.delete(tokenHash);
+      throw unauthorized();
+    }
+    if (idleFor(session, now)) {
+      cache.delete(tokenHash);
+      await ctx.db
+        .updateTable('auth_sessions')
+        .set({ ended_at: now, ended_reason: 'idle' })
+        .where('id', '=', session.sessionId)
+        .execute();
+      throw unauthorized('auth.idle_timeout', 'auth.idle_timeout');
+    }
+    if (stamp !== null) cache.set(tokenHash, stamp, session);
   }
-  if (now.getTime() - session.last_seen_at.getTime() > TOUCH_EVERY_MS) {
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await ctx.db.updateTable('auth_sessions').set({ last_seen_at: now }).where('id', '=', session.sessionId).execute();
+    session.lastSeenAt = now;
   }
-  const renewBy = nextPasswordChange(session.password_changed_at, policy);
+  const renewBy = nextPasswordChange(session.passwordChangedAt, session.policy);
   request.auth = {
     userId: session.userId,
-    clinicId: session.clinic_id,
+    clinicId: session.clinicId,
     role: session.role,
     sessionId: session.sessionId,
-    passwordChangeRequired: session.must_change_password ? 'forced' : renewBy && renewBy <= now ? 'expired' : null,
+    passwordChangeRequired: session.mustChangePassword ? 'forced' : renewBy && renewBy <= now ? 'expired' : null,
   };
 }
 

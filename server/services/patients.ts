@@ -15,6 +15,7 @@ import type { PlanStatus } from '../../generated/model/planStatus';
 import type { TreatmentComparisonResponseData } from '../../generated/model/treatmentComparisonResponseData';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
 import type { AppContext } from '../context';
+import { VersionedCache, versionStamp } from '../db/freshness';
 import { containsPattern, type Page, pageMeta } from '../db/listing';
 import type { Database, Tables, TreatmentRow } from '../db/tables';
 import { HttpError, invalid, notFound } from '../http/errors';
@@ -136,24 +137,33 @@ const SORT_KEYS = {
   name: sql`lower(p.name)`,
   secondName: sql`lower(p.second_name)`,
   birthday: sql`p.birthday`,
-  latestSessionDate: sql`lt.date`,
+  latestSessionDate: sql`p.latest_session_at`,
   treatmentsCount: sql`p.sessions_count`,
   createdAt: sql`p.created_at`,
 } as const;
 
-// The same keys over the patients table alone: the session columns are kept on the patient row by a trigger
-// (migration 0004).
-const PAGE_SORT_KEYS = {
-  ...SORT_KEYS,
-  latestSessionDate: sql`p.latest_session_at`,
-  treatmentsCount: sql`p.sessions_count`,
-} as const;
-
 type SortKey = keyof typeof SORT_KEYS;
+
+/**
+ * The list's order: the key (patients without sessions last both ways), then name, second name and id, so
+ * that pages neither skip nor repeat a patient. Each key has an index in this order (migration 0005); only
+ * the latest session can be null, so only it says `nulls last` (elsewhere a backward index scan serves the
+ * descending order).
+ */
+function ordered<Q extends { orderBy(expression: RawBuilder<unknown>): Q }>(query: Q, sort: PatientSort): Q {
+  const key = sort.replace(/^-/, '') as SortKey;
+  const direction = sort.startsWith('-') ? 'desc' : 'asc';
+  const nulls = key === 'latestSessionDate' ? ' nulls last' : '';
+  return query
+    .orderBy(sql`${SORT_KEYS[key]} ${sql.raw(direction + nulls)}`)
+    .orderBy(sql`lower(p.name)`)
+    .orderBy(sql`lower(p.second_name)`)
+    .orderBy(sql`p.id`);
+}
 
 function withPatientFilters<Q extends ReturnType<typeof patientsOnly>>(query: Q, filter: PatientFilter): Q {
   let filtered = query.where('p.status', '=', filter.status);
-  const search = filter.search?.trim().replace(/\s+/g, ' ');
+  const search = normalSearch(filter.search);
   if (search) {
     const term = containsPattern(search);
     filtered = filtered.where(
@@ -167,64 +177,82 @@ function withPatientFilters<Q extends ReturnType<typeof patientsOnly>>(query: Q,
   return filtered as Q;
 }
 
+const normalSearch = (search: string | undefined) => search?.trim().replace(/\s+/g, ' ') || undefined;
+
 const patientsOnly = (db: Database, clinicId: string) => db.selectFrom('patients as p').where('p.clinic_id', '=', clinicId);
 
+export type PatientListPage = { data: Patient[]; meta: ReturnType<typeof pageMeta> };
+
+// Pages of the lists per database, for as long as nothing of the clinic's patients, their sessions or the
+// requesters' names changed (migration 0005, server/db/freshness.ts).
+const PAGES_KEPT = 2_000;
+const pageCaches = new WeakMap<Database, VersionedCache<PatientListPage>>();
+
+function pageCacheOf(db: Database): VersionedCache<PatientListPage> {
+  let cache = pageCaches.get(db);
+  if (!cache) pageCaches.set(db, (cache = new VersionedCache(PAGES_KEPT)));
+  return cache;
+}
+
 /**
- * One page of a patient list. Where the filters need only the patient's columns (all but `planStatus`), the
- * page's ids are found on the patients table alone, and only those rows get their latest session: the work
- * before the limit no longer joins every patient's sessions (docs/architecture.md, "Performance of the lists").
+ * One page of a patient list, from memory while the clinic's patients are unchanged. `request` lets the
+ * version check reuse what the sign-in check read for the same request.
  */
-export async function listPatients(db: Database, clinicId: string, filter: PatientFilter) {
-  const key = filter.sort.replace(/^-/, '') as SortKey;
-  const direction = sql.raw(filter.sort.startsWith('-') ? 'desc' : 'asc');
+export async function listPatients(db: Database, clinicId: string, filter: PatientFilter, request?: object): Promise<PatientListPage> {
+  const normal: PatientFilter = {
+    page: filter.page,
+    perPage: filter.perPage,
+    status: filter.status,
+    sort: filter.sort,
+    search: normalSearch(filter.search),
+    birthdayFrom: filter.birthdayFrom,
+    birthdayTo: filter.birthdayTo,
+    planStatus: filter.planStatus && canonicalPlanStatus(filter.planStatus),
+  };
+  const stamp = await versionStamp(db, [`patients:${clinicId}`], request);
+  const key = JSON.stringify([clinicId, normal.status, normal.sort, normal.page, normal.perPage, normal.search, normal.birthdayFrom, normal.birthdayTo, normal.planStatus]);
+  const page = await pageCacheOf(db).get(key, stamp, () => readPatientPage(db, clinicId, normal));
+  // Callers get their own copy of the rows (an answer may be changed on its way out).
+  return { data: page.data.map((patient) => ({ ...patient })), meta: { ...page.meta } };
+}
+
+/**
+ * A page read from the database. Where the filters need only the patient's columns (all but `planStatus`),
+ * the page is found on the patients table alone through the sort key's index, and only its rows get their
+ * latest session; the total of an unfiltered list is the clinic's count by status, kept by a trigger.
+ */
+async function readPatientPage(db: Database, clinicId: string, filter: PatientFilter): Promise<PatientListPage> {
   const offset = (filter.page - 1) * filter.perPage;
-  if (filter.planStatus) return listByPlanStatus(db, clinicId, filter, key, direction, offset);
+  if (filter.planStatus) return listByPlanStatus(db, clinicId, filter, offset);
 
   const base = withPatientFilters(patientsOnly(db, clinicId), filter);
-  // Counting apart is cheaper than a window count, which would sort every match instead of the top of them.
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const page = await base
-    .select('p.id')
-    .orderBy(sql`${PAGE_SORT_KEYS[key]} ${direction} nulls last`)
-    .orderBy(sql`lower(p.name)`)
-    .orderBy(sql`lower(p.second_name)`)
-    .orderBy('p.id')
-    .limit(filter.perPage)
-    .offset(offset)
-    .execute();
-  const ids = page.map((row) => row.id);
-  const rows = ids.length ? await selectPatient(db, clinicId).where('p.id', 'in', ids).execute() : [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const data = ids.flatMap((id) => (byId.has(id) ? [toPatient(byId.get(id)!)] : []));
-  return { data, meta: pageMeta(filter, Number(total)) };
+  const unfiltered = !filter.search && !filter.birthdayFrom && !filter.birthdayTo;
+  const total = unfiltered
+    ? db
+        .selectFrom('patient_counts')
+        .select('patients as total')
+        .where('clinic_id', '=', clinicId)
+        .where('status', '=', filter.status)
+        .executeTakeFirst()
+        .then((row) => Number(row?.total ?? 0))
+    : base
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow()
+        .then((row) => Number(row.total));
+  const pageIds = ordered(base.select('p.id'), filter.sort).limit(filter.perPage).offset(offset);
+  const rows = ordered(selectPatient(db, clinicId).where('p.id', 'in', pageIds), filter.sort).execute();
+  const [count, page] = await Promise.all([total, rows]);
+  return { data: page.map(toPatient), meta: pageMeta(filter, count) };
 }
 
 /** The plan status is the latest session's: every listed patient's latest session is needed to filter. */
-async function listByPlanStatus(
-  db: Database,
-  clinicId: string,
-  filter: PatientFilter,
-  key: SortKey,
-  direction: RawBuilder<unknown>,
-  offset: number,
-) {
-  const query = withPatientFilters(selectPatient(db, clinicId), filter).where(
-    planStatusSql('lt'),
-    '=',
-    canonicalPlanStatus(filter.planStatus!),
-  );
+async function listByPlanStatus(db: Database, clinicId: string, filter: PatientFilter, offset: number): Promise<PatientListPage> {
+  const query = withPatientFilters(selectPatient(db, clinicId), filter).where(planStatusSql('lt'), '=', filter.planStatus!);
   const { total } = await query
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
-  const rows = await query
-    .orderBy(sql`${SORT_KEYS[key]} ${direction} nulls last`)
-    .orderBy(sql`lower(p.name)`)
-    .orderBy(sql`lower(p.second_name)`)
-    .orderBy('p.id')
-    .limit(filter.perPage)
-    .offset(offset)
-    .execute();
+  const rows = await ordered(query, filter.sort).limit(filter.perPage).offset(offset).execute();
   return { data: rows.map(toPatient), meta: pageMeta(filter, Number(total)) };
 }
 

@@ -1,0 +1,106 @@
+// Answers kept in memory for as long as the rows they were read from are unchanged. Migration 0005 raises
+// a version per cached fact ('auth'; 'patients:<clinic>') at the commit of any change to its rows, and
+// notifies the channel `cache_versions`:
+// - on PGlite this process is the only one with the database, and a notification arrives before the
+//   committing statement returns: a generation counted in memory per key is exact, and a cached answer
+//   costs no query at all;
+// - on PostgreSQL other processes write too, and a notification may arrive after the next request: the
+//   versions are read from the table instead, one small query for all the keys a request needs.
+// A database opened any other way has no versions: nothing is cached for it.
+import type { PGlite } from '@electric-sql/pglite';
+import type { Database } from './tables';
+
+export const VERSION_CHANNEL = 'cache_versions';
+
+type Source = { kind: 'memory'; generations: Map<string, number> } | { kind: 'table' };
+
+const sources = new WeakMap<object, Source>();
+
+/** PGlite: counts the notifications of version changes (call before the first query that may change rows). */
+export async function followPgliteVersions(db: Database, pglite: PGlite): Promise<void> {
+  const generations = new Map<string, number>();
+  await pglite.listen(VERSION_CHANNEL, (key) => generations.set(key, (generations.get(key) ?? 0) + 1));
+  sources.set(db, { kind: 'memory', generations });
+}
+
+/** PostgreSQL: versions are read from the cache_versions table. */
+export function readTableVersions(db: Database): void {
+  sources.set(db, { kind: 'table' });
+}
+
+// Versions already read for a request: the sign-in check reads the list's key with its own, in one query.
+const readFor = new WeakMap<object, Map<string, string>>();
+
+/**
+ * The current versions of `keys` as one stamp, or null when `db` has none (do not cache). `request` (any
+ * object living as long as one request) lets later reads of the same request reuse what was read.
+ */
+export async function versionStamp(db: Database, keys: string[], request?: object): Promise<string | null> {
+  const source = sources.get(db);
+  if (!source) return null;
+  if (source.kind === 'memory') return keys.map((key) => source.generations.get(key) ?? 0).join(' ');
+  const known = request ? readFor.get(request) : undefined;
+  const missing = keys.filter((key) => !known?.has(key));
+  if (missing.length) {
+    const rows = await db.selectFrom('cache_versions').select(['key', 'version']).where('key', 'in', missing).execute();
+    const read = known ?? new Map<string, string>();
+    for (const key of missing) read.set(key, '0');
+    for (const row of rows) read.set(row.key, String(row.version));
+    if (request && !known) readFor.set(request, read);
+    return keys.map((key) => read.get(key)).join(' ');
+  }
+  return keys.map((key) => known!.get(key)).join(' ');
+}
+
+/**
+ * A bounded map of answers, each valid under the version stamp it was read with. Concurrent misses of one
+ * key under one stamp share a single load.
+ */
+export class VersionedCache<V> {
+  private readonly entries = new Map<string, { stamp: string; value: V }>();
+  private readonly loading = new Map<string, Promise<V>>();
+
+  constructor(private readonly limit: number) {}
+
+  /** The cached value of `key` read under `stamp` (null: no caching), or `load`'s, kept for next time. */
+  async get(key: string, stamp: string | null, load: () => Promise<V>): Promise<V> {
+    if (stamp === null) return load();
+    const hit = this.entries.get(key);
+    if (hit?.stamp === stamp) return hit.value;
+    const flight = `${stamp}\u0000${key}`;
+    const pending = this.loading.get(flight);
+    if (pending) return pending;
+    // Read after the stamp: a change committed meanwhile has raised a version already, so this value is
+    // never served under a stamp newer than what it reflects.
+    const promise = load().then(
+      (value) => {
+        this.loading.delete(flight);
+        this.set(key, stamp, value);
+        return value;
+      },
+      (error: unknown) => {
+        this.loading.delete(flight);
+        throw error;
+      },
+    );
+    this.loading.set(flight, promise);
+    return promise;
+  }
+
+  /** What is cached for `key`, whatever its stamp (a hint, never an answer). */
+  peek(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  /** Replaces what is cached for `key` (e.g. after the cached fact changed in this process). */
+  set(key: string, stamp: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, { stamp, value });
+    // The oldest entry goes first (a Map keeps insertion order).
+    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+}
