@@ -4,6 +4,7 @@
 
 export interface IssueReportInput {
   /**
+   * Why the session cannot be used, trimmed; required (blank is refused), control characters other than line breaks refused.
    * @minLength 1
    * @maxLength 2000
    */

@@ -276,8 +276,8 @@ export function useGetTreatment<TData = Awaited<ReturnType<typeof getTreatment>>
 
 
 /**
- * Changes the session's description, eye and laser settings; only the fields sent change. A setting the plan already builds on resets the plan like saving that step again: spot size or spacing → back to `pre_macula_grid_pattern` (grid proposed again), laser dose, pulse duration or laser mode → powers recomputed and back to `pre_brightness`. After sign-off (`npt_packing`, `available`) only the description may change (409 otherwise). A change by a physician to a plan prepared by someone else marks the session Modified. Locked sessions answer 423. This server changes the description today; eye and laser settings are changed with the planning steps and answer 501 until those arrive.
- * @summary Change a session's details
+ * "Adjust description" of a session on the patient card: the description only (at most 2000 characters, trimmed; blank or null clears it). The session's eye and laser settings come from its NPT file and change through the plan steps, not here. Locked sessions (issue reported) answer 423 with the lock message. The change is kept in the audit trail.
+ * @summary Adjust a session's description
  */
 export const updateTreatment = (
     id: string,
@@ -296,7 +296,7 @@ export const updateTreatment = (
   
 
 
-export const getUpdateTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse | NotImplementedResponse>,
+export const getUpdateTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext> => {
 
@@ -323,12 +323,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateTreatmentMutationResult = NonNullable<Awaited<ReturnType<typeof updateTreatment>>>
     export type UpdateTreatmentMutationBody = BodyType<TreatmentUpdate>
-    export type UpdateTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse | NotImplementedResponse>
+    export type UpdateTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>
 
     /**
- * @summary Change a session's details
+ * @summary Adjust a session's description
  */
-export const useUpdateTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse | NotImplementedResponse>,
+export const useUpdateTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateTreatment>>, TError,{id: string;data: BodyType<TreatmentUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateTreatment>>,
@@ -342,7 +342,7 @@ export const useUpdateTreatment = <TError = ErrorType<BadRequestResponse | Unaut
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Deletes the session with its images, plan, parameter set and uploaded file (a running processing or packing job is cancelled). Locked sessions keep their issue report and answer 423. The change is kept in the audit trail.
+ * Deletes the session with its images, plan, parameter set and uploaded file. A session that is still `file_uploaded` or `processing` can be deleted too: its processing is cancelled and nothing of it is kept (this is how a wrong upload is taken back at once). Locked sessions (issue reported) keep their issue report and answer 423 with the lock message. The deletion is kept in the audit trail.
  * @summary Delete a session
  */
 export const deleteTreatment = (
@@ -470,7 +470,7 @@ export const useConfirmTreatment = <TError = ErrorType<BadRequestResponse | Unau
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * "Report issue" on the patient card. Records the reason, locks the session for good (every change then answers 423, the parameter set is no longer served) and sets planStatus `issue_reported`. A session can be reported once (409 afterwards).
+ * "Report issue" on the patient card. Records the reason with who reported it and when, locks the session for good (every change and the deletion then answer 423 with the lock message, the parameter set is no longer served) and sets planStatus `issue_reported`. The clinic's IT admins are notified (they look after the devices and take the matter further), and so is the staff member who uploaded the exam unless they reported it themselves (notification event `issue_reported`, category patients). A session can be reported once (409 afterwards). The report is kept in the audit trail.
  * @summary Report an issue with a session
  */
 export const reportTreatmentIssue = (

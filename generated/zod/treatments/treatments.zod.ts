@@ -181,22 +181,14 @@ export const getTreatmentResponse = zod.object({
 })
 
 /**
- * Changes the session's description, eye and laser settings; only the fields sent change. A setting the plan already builds on resets the plan like saving that step again: spot size or spacing → back to `pre_macula_grid_pattern` (grid proposed again), laser dose, pulse duration or laser mode → powers recomputed and back to `pre_brightness`. After sign-off (`npt_packing`, `available`) only the description may change (409 otherwise). A change by a physician to a plan prepared by someone else marks the session Modified. Locked sessions answer 423. This server changes the description today; eye and laser settings are changed with the planning steps and answer 501 until those arrive.
- * @summary Change a session's details
+ * "Adjust description" of a session on the patient card: the description only (at most 2000 characters, trimmed; blank or null clears it). The session's eye and laser settings come from its NPT file and change through the plan steps, not here. Locked sessions (issue reported) answer 423 with the lock message. The change is kept in the audit trail.
+ * @summary Adjust a session's description
  */
-export const updateTreatmentBodyPulseDurationMsMin = 0;export const updateTreatmentBodyLaserDoseMin = 0;export const updateTreatmentBodyDescriptionMax = 2000;
+export const updateTreatmentBodyDescriptionMax = 2000;
 
 export const updateTreatmentBody = zod.strictObject({
-  "spotSizeUm": zod.number().nullish().describe('Spot size (µm).'),
-  "spotSpacing": zod.number().nullish().describe('Spot spacing in spot diameters.'),
-  "pulseDurationMs": zod.number().min(updateTreatmentBodyPulseDurationMsMin).nullish(),
-  "laserMode": zod.union([zod.enum(['micropulse', 'continuous']),zod.null()]).optional(),
-  "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]).optional(),
-  "laserDose": zod.number().min(updateTreatmentBodyLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
-}).and(zod.strictObject({
-  "description": zod.string().max(updateTreatmentBodyDescriptionMax).nullish(),
-  "eye": zod.enum(['both', 'OD', 'OS']).optional().describe('Treated eye; OD = right, OS = left.')
-})).describe('Session details and laser settings to change; absent fields stay as they are.')
+  "description": zod.string().max(updateTreatmentBodyDescriptionMax).nullable().describe('Free text, trimmed; blank or null clears it. Line breaks are kept, other control characters refused.')
+}).describe('\"Adjust description\" of a session. Eye and laser settings come from the NPT file and change through the plan steps (the planning wizard), not here; another field is refused (422 naming it).')
 
 export const updateTreatmentResponseDataStepIndexMin = 0;
 export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
@@ -357,7 +349,7 @@ export const updateTreatmentResponse = zod.object({
 })
 
 /**
- * Deletes the session with its images, plan, parameter set and uploaded file (a running processing or packing job is cancelled). Locked sessions keep their issue report and answer 423. The change is kept in the audit trail.
+ * Deletes the session with its images, plan, parameter set and uploaded file. A session that is still `file_uploaded` or `processing` can be deleted too: its processing is cancelled and nothing of it is kept (this is how a wrong upload is taken back at once). Locked sessions (issue reported) keep their issue report and answer 423 with the lock message. The deletion is kept in the audit trail.
  * @summary Delete a session
  */
 export const deleteTreatmentResponse = zod.object({
@@ -535,13 +527,13 @@ export const confirmTreatmentResponse = zod.object({
 })
 
 /**
- * "Report issue" on the patient card. Records the reason, locks the session for good (every change then answers 423, the parameter set is no longer served) and sets planStatus `issue_reported`. A session can be reported once (409 afterwards).
+ * "Report issue" on the patient card. Records the reason with who reported it and when, locks the session for good (every change and the deletion then answer 423 with the lock message, the parameter set is no longer served) and sets planStatus `issue_reported`. The clinic's IT admins are notified (they look after the devices and take the matter further), and so is the staff member who uploaded the exam unless they reported it themselves (notification event `issue_reported`, category patients). A session can be reported once (409 afterwards). The report is kept in the audit trail.
  * @summary Report an issue with a session
  */
 export const reportTreatmentIssueBodyReasonMax = 2000;
 
 export const reportTreatmentIssueBody = zod.strictObject({
-  "reason": zod.string().min(1).max(reportTreatmentIssueBodyReasonMax)
+  "reason": zod.string().min(1).max(reportTreatmentIssueBodyReasonMax).describe('Why the session cannot be used, trimmed; required (blank is refused), control characters other than line breaks refused.')
 })
 
 export const reportTreatmentIssueResponseDataStepIndexMin = 0;
