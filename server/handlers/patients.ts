@@ -14,6 +14,7 @@ import { forbidden, HttpError, invalid } from '../http/errors';
 import { type Handler, type Handlers, done, success } from '../http/handler';
 import { translate, type MessageKey } from '../i18n';
 import { audit } from '../services/audit';
+import { auditRead } from '../services/audit-reads';
 import {
   bulkUpdatePatients,
   compareTreatments,
@@ -60,7 +61,7 @@ export function patientsHandlers(ctx: AppContext): Handlers {
       planStatus: query.planStatus,
       sort: query.sort ?? '-latestSessionDate',
     }, request);
-    await audit(ctx.db, request, {
+    await auditRead(ctx.db, request, {
       action: 'patient.list',
       outcome: 'success',
       targetType: 'patient',
