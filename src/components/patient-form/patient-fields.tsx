@@ -35,6 +35,9 @@ export function PatientFields({ register, control, watch, errors }: PatientField
   const genderError = errorOf('gender');
   const descriptionError = errorOf('description');
   const description = watch('description') ?? '';
+  // Registered in the order shown: a refused submit focuses the first field with an error in this order.
+  const name = register('name');
+  const secondName = register('secondName');
   const { ref: birthdayRef, ...birthday } = register('birthday');
   const { ref: descriptionRef, ...descriptionField } = register('description');
 
@@ -43,14 +46,14 @@ export function PatientFields({ register, control, watch, errors }: PatientField
       <div className="mp-form-row">
         <TextField
           label={t('field.name')}
-          registration={register('name')}
+          registration={name}
           error={errorOf('name')}
           autoComplete="off"
           maxLength={PATIENT_LIMITS.name}
         />
         <TextField
           label={t('field.secondName')}
-          registration={register('secondName')}
+          registration={secondName}
           error={errorOf('secondName')}
           autoComplete="off"
           maxLength={PATIENT_LIMITS.secondName}

@@ -422,6 +422,8 @@ describe('add new patient', () => {
     const form = await openAddDialog(container);
     await submit(form);
     await waitFor(() => expect(errorsIn(form).filter((text) => text === 'This field is required')).toHaveLength(4));
+    // The first field refused, in the order shown, takes the focus.
+    expect(document.activeElement).toBe(getByLabel(form, 'Name'));
 
     await type(getByLabel(form, 'Name'), 'Greta');
     await type(getByLabel(form, 'Second name'), 'Krause');

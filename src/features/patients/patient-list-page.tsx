@@ -148,6 +148,7 @@ export function PatientListPage() {
   if (failed) {
     content = (
       <NonIdealState
+        className="mp-list-state"
         title={t('states.errorTitle')}
         description={failureMessage(failed.error)}
         action={<Button onClick={() => void failed.refetch()}>{t('states.retry')}</Button>}
@@ -156,6 +157,7 @@ export function PatientListPage() {
   } else if (!loading && !rangeProblem && meta?.total === 0) {
     content = filtered ? (
       <NonIdealState
+        className="mp-list-state"
         title={t('states.noMatchTitle')}
         description={t('states.noMatch')}
         action={
@@ -165,7 +167,12 @@ export function PatientListPage() {
         }
       />
     ) : (
-      <NonIdealState title={t('states.emptyTitle')} description={t('states.empty')} action={<div className="mp-empty-actions">{actions}</div>} />
+      <NonIdealState
+        className="mp-list-state"
+        title={t('states.emptyTitle')}
+        description={t('states.empty')}
+        action={<div className="mp-empty-actions">{actions}</div>}
+      />
     );
   } else if (!rangeProblem) {
     content = (
