@@ -10,8 +10,8 @@ import { audit } from '../services/audit';
 import { acceptExam } from '../services/exam-upload';
 import type { IssueReportInput } from '../../generated/model/issueReportInput';
 import type { TreatmentUpdate } from '../../generated/model/treatmentUpdate';
-import { reportIssue, updateTreatmentDetails } from '../services/treatment-changes';
-import { findTreatmentRow, imageFileOf, loadTreatment, treatmentFolder } from '../services/treatments';
+import { deleteSession, reportIssue, updateTreatmentDetails } from '../services/treatment-changes';
+import { imageFileOf, loadTreatment, treatmentFolder } from '../services/treatments';
 
 type ById = { Params: { id: string } };
 
@@ -63,20 +63,15 @@ export function treatmentsHandlers(ctx: AppContext, wakeJobs: () => void): Handl
 
   const deleteTreatment: Handler<ById> = async (request) => {
     const auth = request.auth!;
-    const row = await findTreatmentRow(ctx.db, auth.clinicId, request.params.id);
-    if (row.locked) throw new HttpError(423, 'treatment.locked', 'treatment.locked');
-    await ctx.db.transaction().execute(async (tx) => {
-      // A processing job still queued or running is cancelled: its results could no longer be stored.
-      await tx.deleteFrom('jobs').where('subject_id', '=', row.id).execute();
-      await tx.deleteFrom('treatments').where('clinic_id', '=', auth.clinicId).where('id', '=', row.id).execute();
-      await audit(tx, request, {
+    const row = await deleteSession(ctx, auth, request.params.id, (tx, deleted) =>
+      audit(tx, request, {
         action: 'treatment.deleted',
         outcome: 'success',
         targetType: 'treatment',
-        targetId: row.id,
-        detail: { patientId: row.patient_id },
-      });
-    });
+        targetId: deleted.id,
+        detail: { patientId: deleted.patient_id },
+      }),
+    );
     await ctx.files.removePrefix(`${auth.clinicId}/${treatmentFolder(row.patient_id, row.id)}`);
     return done(translate(request.lang, 'treatment.deleted'));
   };

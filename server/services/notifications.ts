@@ -11,7 +11,8 @@ export type NotificationEvent =
   | 'patient_restored'
   | 'patient_erased'
   | 'password_expiring'
-  | 'treatment_processed';
+  | 'treatment_processed'
+  | 'issue_reported';
 
 export const CATEGORY_OF: Record<NotificationEvent, NotificationCategory> = {
   invite_accepted: 'team_members',
@@ -20,6 +21,7 @@ export const CATEGORY_OF: Record<NotificationEvent, NotificationCategory> = {
   patient_erased: 'patients',
   password_expiring: 'system',
   treatment_processed: 'patients',
+  issue_reported: 'patients',
 };
 
 const SETTING_OF: Record<NotificationCategory, 'system' | 'team_members' | 'patients' | 'news_and_updates'> = {

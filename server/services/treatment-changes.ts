@@ -1,12 +1,15 @@
-// What the patient card changes on a session: its description, and "Report issue", which locks it for good.
-// Services without HTTP: they take the database, the clock and the acting user.
+// What the patient card changes on a session: its description, its deletion, and "Report issue", which locks
+// it for good. Services without HTTP: they take the database, the clock and the acting user. Each change reads
+// the session row FOR UPDATE first, so a report and a change racing each other cannot both win.
 import type { IssueReportInput } from '../../generated/model/issueReportInput';
 import type { TreatmentUpdate } from '../../generated/model/treatmentUpdate';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context';
 import type { Tables } from '../db/tables';
 import { HttpError, invalid, notFound } from '../http/errors';
+import { notify } from './notifications';
 import { displayName } from './people';
+import { patientLabel } from './patients';
 
 export interface Actor {
   userId: string;
@@ -19,12 +22,15 @@ type Tx = Transaction<Tables>;
 // eslint-disable-next-line no-control-regex
 const TEXT_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
+/** The lock message of seed-spec §4: a reported session takes no change, whatever it is. */
+export const sessionLocked = () => new HttpError(423, 'treatment.locked', 'treatment.locked');
+
 /** The session row, locked for the rest of the transaction; 404 outside the actor's clinic or active patients. */
 async function lockedRow(tx: Tx, actor: Actor, treatmentId: string) {
   const row = await tx
     .selectFrom('treatments as t')
     .innerJoin('patients as p', 'p.id', 't.patient_id')
-    .select(['t.id', 't.patient_id', 't.locked'])
+    .select(['t.id', 't.patient_id', 't.number', 't.locked', 't.created_by', 'p.name', 'p.second_name'])
     .where('t.clinic_id', '=', actor.clinicId)
     .where('t.id', '=', treatmentId)
     .where('p.status', '=', 'active')
@@ -35,19 +41,24 @@ async function lockedRow(tx: Tx, actor: Actor, treatmentId: string) {
 }
 
 /**
- * The fields of TreatmentUpdate this server changes today: the description. Eye and laser settings reset
- * plan steps and arrive with the planning steps (501 until then).
+ * A change that the session's lock forbids (the plan steps, sign-off): 404 outside the actor's reach, the
+ * lock message for a reported session. Called before any such change is looked at.
  */
+export async function assertChangeable(ctx: AppContext, actor: Actor, treatmentId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    const row = await lockedRow(tx, actor, treatmentId);
+    if (row.locked) throw sessionLocked();
+  });
+}
+
+/** "Adjust description" of a session: trimmed; blank or null clears it. */
 export async function updateTreatmentDetails(ctx: AppContext, actor: Actor, treatmentId: string, update: TreatmentUpdate) {
-  const { description, ...others } = update;
-  if (Object.keys(others).length > 0) {
-    throw new HttpError(501, 'treatment.settings_not_implemented', 'treatment.settings_not_implemented');
-  }
-  const text = description === null || description === undefined ? null : description.trim() || null;
+  const { description } = update;
+  const text = description === null ? null : description.trim() || null;
   if (text !== null && TEXT_FORBIDDEN.test(text)) throw invalid({ description: ['validation.invalid'] });
   return ctx.db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, actor, treatmentId);
-    if (row.locked) throw new HttpError(423, 'treatment.locked', 'treatment.locked');
+    if (row.locked) throw sessionLocked();
     await tx
       .updateTable('treatments')
       .set({ description: text, updated_at: ctx.clock.now() })
@@ -57,7 +68,29 @@ export async function updateTreatmentDetails(ctx: AppContext, actor: Actor, trea
   });
 }
 
-/** "Report issue": records why, locks the session for good. A session is reported once (409 after). */
+/**
+ * Deletes a session with its rows (images, issue report and jobs go with it). A locked session stays: its
+ * report is the record of what went wrong. A session still being processed may go: its job is removed in the
+ * same transaction, and a worker that is just finishing it loses its claim and discards what it wrote.
+ * `removeFiles` runs after the commit, so a failed deletion never leaves a session without its files.
+ */
+export async function deleteSession(ctx: AppContext, actor: Actor, treatmentId: string, inTransaction: (tx: Tx, row: { id: string; patient_id: string }) => Promise<void>) {
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await lockedRow(tx, actor, treatmentId);
+    if (row.locked) throw sessionLocked();
+    await tx.deleteFrom('jobs').where('subject_id', '=', row.id).execute();
+    await tx.deleteFrom('treatments').where('clinic_id', '=', actor.clinicId).where('id', '=', row.id).execute();
+    await inTransaction(tx, row);
+    return row;
+  });
+}
+
+/**
+ * "Report issue": records why, locks the session for good, and tells those who must act on it: the clinic's
+ * IT admins (they look after the devices and take the matter to the manufacturer's service) and the staff
+ * member who uploaded the exam, unless they reported it themselves (it is their exam that has to be taken
+ * again). A session is reported once (409 after).
+ */
 export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: string, input: IssueReportInput) {
   const reason = input.reason.trim();
   if (!reason) throw invalid({ reason: ['validation.required'] });
@@ -70,6 +103,8 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
       .select(['first_name', 'last_name', 'physician_name'])
       .where('id', '=', actor.userId)
       .executeTakeFirstOrThrow();
+    const reporterName = displayName(reporter);
+    const now = ctx.clock.now();
     await tx
       .insertInto('treatment_issue_reports')
       .values({
@@ -77,11 +112,29 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
         treatment_id: row.id,
         reason,
         reported_by: actor.userId,
-        reported_by_name: displayName(reporter),
-        reported_at: ctx.clock.now(),
+        reported_by_name: reporterName,
+        reported_at: now,
       })
       .execute();
-    await tx.updateTable('treatments').set({ locked: true, updated_at: ctx.clock.now() }).where('id', '=', row.id).execute();
+    await tx.updateTable('treatments').set({ locked: true, updated_at: now }).where('id', '=', row.id).execute();
+
+    // `patientId` lets the erasure of the patient blank the name and the reason in these notifications.
+    const params = { reporter: reporterName, number: row.number, patient: patientLabel(row), reason, patientId: row.patient_id };
+    const inTx = { ...ctx, db: tx };
+    await notify(inTx, { clinicId: actor.clinicId, to: { role: 'clinic_it_admins' }, event: 'issue_reported', params });
+    if (row.created_by && row.created_by !== actor.userId) {
+      const uploader = await tx.selectFrom('users').select('role').where('id', '=', row.created_by).executeTakeFirst();
+      // An uploader who has become an IT admin since was told above already.
+      if (uploader && uploader.role !== 'clinic_it_admins') {
+        await notify(inTx, {
+          clinicId: actor.clinicId,
+          to: { userIds: [row.created_by] },
+          event: 'issue_reported',
+          params,
+          link: `/physician/patient-card?patientId=${row.patient_id}`,
+        });
+      }
+    }
     return row;
   });
 }

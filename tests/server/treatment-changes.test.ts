@@ -36,6 +36,8 @@ async function newSession(): Promise<string> {
   form.append('file', new Blob([new Uint8Array(exam.bytes)]), 'exam.npt');
   const answer = await server.call<Body>('POST', '/treatments', { token: physician, form });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  // Processed, so that a comparison of before and after sees only what the call under test did.
+  await server.jobsIdle();
   return answer.body.data.treatment.id;
 }
 
@@ -67,11 +69,25 @@ describe('adjust a session’s description', () => {
     expect((await server.call('POST', `/treatments/${id}`, { token: itAdmin, json: { description: 'x' } })).status).toBe(403);
   });
 
-  it('answers 501, changing nothing, for eye and laser settings (they come with the planning steps)', async () => {
+  it('refuses any other field, and a body without the description, naming the field and changing nothing', async () => {
     const id = await newSession();
-    const answer = await server.call<Body>('POST', `/treatments/${id}`, { token: physician, json: { description: 'new', pulseDurationMs: 20 } });
-    expect(answer.status).toBe(501);
-    expect((await server.call<Body>('GET', `/treatments/${id}`, { token: physician })).body.data.description).toBeNull();
+    const before = (await server.call<Body>('GET', `/treatments/${id}`, { token: physician })).body.data;
+    const other = await server.call<Body>('POST', `/treatments/${id}`, { token: physician, json: { description: 'new', pulseDurationMs: 20 } });
+    expect(other.status).toBe(422);
+    expect(Object.keys(other.body.errors)).toEqual(['pulseDurationMs']);
+    const none = await server.call<Body>('POST', `/treatments/${id}`, { token: physician, json: {} });
+    expect(none.status).toBe(422);
+    expect(Object.keys(none.body.errors)).toEqual(['description']);
+    const after = (await server.call<Body>('GET', `/treatments/${id}`, { token: physician })).body.data;
+    expect(after).toEqual(before);
+  });
+
+  it('is kept in the audit trail, without the text', async () => {
+    const id = await newSession();
+    await server.call('POST', `/treatments/${id}`, { token: physician, json: { description: 'Private remark' } });
+    const rows = await server.db.selectFrom('audit_log').selectAll().where('target_id', '=', id).where('action', '=', 'treatment.updated').execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows[0])).not.toContain('Private remark');
   });
 });
 
