@@ -54,6 +54,9 @@ export function auditRead(db: Database, request: FastifyRequest, entry: AuditEnt
   // until then; a failure reaches each request of its batch.
   batch.done = previous
     .catch(() => undefined)
+    // After the requests that arrived with this one were read (setImmediate runs after the poll phase):
+    // on PGlite a query blocks the thread, and without the wait every batch would hold one record.
+    .then(() => new Promise((resolve) => setImmediate(resolve)))
     .then(async () => {
       if (current.next === batch) current.next = null;
       await db.insertInto('audit_log').values(batch.rows).execute();
