@@ -250,6 +250,28 @@ describe('sorting, filters and pages in the URL', () => {
     await waitFor(() => expect(birthday().getAttribute('aria-sort')).toBe('ascending'));
   });
 
+  it('keeps the previous rows, marked as loading, until the new order arrives', async () => {
+    let answer = () => {};
+    listAnswer = async (query) => {
+      if (query.get('sort') === 'secondName') await new Promise<void>((resolve) => (answer = resolve));
+      return answerList(query.get('sort') === 'secondName' ? [...EXAMPLES.data].reverse() : EXAMPLES.data);
+    };
+    const { container } = await renderList();
+    await waitFor(() => expect(nameLinks(container)).toHaveLength(5));
+    const table = container.querySelector('table')!;
+    expect(table.getAttribute('aria-busy')).toBe('false');
+
+    await click(header(container, 'Patient').querySelector('button')!);
+    await waitFor(() => expect(table.getAttribute('aria-busy')).toBe('true'));
+    expect(container.querySelector('.mp-table-refreshing')).not.toBeNull();
+    expect(nameLinks(container)[0].textContent).toBe('Fischer, Elena');
+
+    act(() => answer());
+    await waitFor(() => expect(nameLinks(container)[0].textContent).toBe('Wagner, Klaus'));
+    expect(table.getAttribute('aria-busy')).toBe('false');
+    expect(container.querySelector('.mp-table-refreshing')).toBeNull();
+  });
+
   it('searches after a pause in typing, and filters by plan status and birthday range', async () => {
     const { container, router } = await renderList();
     await waitFor(() => expect(nameLinks(container)).toHaveLength(5));

@@ -1,5 +1,5 @@
 import { Button, NonIdealState } from '@blueprintjs/core';
-import { keepPreviousData, useQueries } from '@tanstack/react-query';
+import { useQueries } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigation, useSearchParams } from 'react-router-dom';
@@ -112,15 +112,14 @@ export function PatientListPage() {
       getListPatientsQueryOptions(listParams(view, page), {
         query: {
           enabled: !rangeProblem,
-          placeholderData: keepPreviousData,
           refetchInterval: (query) =>
             query.state.data?.data.some((patient) => IN_PROGRESS.includes(patient.planStatus)) ? PROCESSING_REFETCH_MS : false,
         },
       }),
     ),
   });
-  // A new sort or filter is another query: until its answer arrives the rows shown stay (no flash of the
-  // skeleton, and the focus stays on the row it was on).
+  // A new sort or filter is another query (useQueries keeps no placeholder across keys): until its answer
+  // arrives the rows shown stay (no flash of the skeleton, and the focus stays on the row it was on).
   const settled = pages.every((page) => page.data || page.isError);
   const current = {
     patients: pages.flatMap((page) => page.data?.data ?? []) as Patient[],
@@ -130,6 +129,9 @@ export function PatientListPage() {
   if (settled) lastSettled.current = current;
   const { patients, meta } = settled ? current : lastSettled.current;
   const loading = !rangeProblem && !settled && !meta;
+  // The rows of the previous sort, filter or page, shown while the new ones load: marked as such, so that
+  // nobody reads the old order under the new column's arrow. ("Load more" keeps the rows shown as they are.)
+  const refreshing = !rangeProblem && !loading && !settled && !pages[0]?.data;
   const failed = pages.find((page) => page.isError && !page.data);
   const filtered = Boolean(view.search.trim() || view.birthdayFrom || view.birthdayTo || view.planStatus);
 
@@ -180,6 +182,7 @@ export function PatientListPage() {
         <PatientTable
           patients={patients}
           loading={loading}
+          refreshing={refreshing}
           sort={view.sort}
           onSort={(sort) => show(withFilter(view, { sort }))}
           labelledBy={captionId}

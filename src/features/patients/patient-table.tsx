@@ -62,19 +62,26 @@ function moveBetweenRows(event: KeyboardEvent<HTMLTableSectionElement>) {
 type PatientTableProps = {
   patients: Patient[];
   loading: boolean;
+  /** The rows shown are those of the previous view while the new one loads. */
+  refreshing?: boolean;
   sort: PatientSort;
   onSort: (sort: PatientSort) => void;
   /** Id of the caption that names the table. */
   labelledBy: string;
 };
 
-export function PatientTable({ patients, loading, sort, onSort, labelledBy }: PatientTableProps) {
+export function PatientTable({ patients, loading, refreshing = false, sort, onSort, labelledBy }: PatientTableProps) {
   const { t, i18n } = useTranslation(['patients', 'patientList']);
   const navigate = useNavigate();
 
   return (
-    <div className="mp-table-scroll">
-      <HTMLTable className="mp-patient-table" interactive={!loading} aria-labelledby={labelledBy} aria-busy={loading}>
+    <div className={`mp-table-scroll${refreshing ? ' mp-table-refreshing' : ''}`}>
+      <HTMLTable
+        className="mp-patient-table"
+        interactive={!loading}
+        aria-labelledby={labelledBy}
+        aria-busy={loading || refreshing}
+      >
         <thead>
           <tr>
             <SortHeader column="secondName" label={t('patientList:columns.patient')} sort={sort} onSort={onSort} />
