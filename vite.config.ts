@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+import { mockExamples } from './mocks/mock-examples';
 import { mockImages } from './mocks/mock-images';
 
 /**
@@ -35,8 +36,9 @@ export default defineConfig(({ mode }) => {
   };
 
   return {
-    // On the mock (`npm run dev:mock`), treatment images come from mocks/mock-images.ts instead of Prism.
-    plugins: stripPrefix ? [react(), mockImages()] : [react()],
+    // On the mock (`npm run dev:mock`), treatment images come from mocks/mock-images.ts instead of Prism, and
+    // mocks/mock-examples.ts asks Prism for the example that belongs to the id in the path.
+    plugins: stripPrefix ? [react(), mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml')] : [react()],
     resolve: { alias: aliases },
     server: {
       host: '127.0.0.1',

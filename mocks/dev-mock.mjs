@@ -121,5 +121,7 @@ start('vite', 'vite/bin/vite.js', ['--port', devPort, '--strictPort', ...process
   ...process.env,
   MACULA_API_PROXY: `http://${host}:${mockPort}`,
   MACULA_API_STRIP_PREFIX: '1',
+  // The contract Prism serves, for mocks/mock-examples.ts (the example that belongs to the id asked for).
+  MACULA_MOCK_CONTRACT: path.join(root, contract),
   MACULA_DEV_PORT: devPort,
 });

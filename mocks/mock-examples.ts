@@ -1,0 +1,91 @@
+// Prism answers a call with the operation's first example, whatever the id in the path: every patient card
+// would show Maria Schneider, and each of her sessions the same session. On `npm run dev:mock` this middleware
+// picks, before the proxy to Prism, the contract's own example that belongs to the ids asked for, by setting
+// Prism's `Prefer: example=<name>` header. Nothing is invented here: an id without an example of its own gets
+// Prism's first example, and a caller's own `Prefer` header is left alone.
+import { readFileSync } from 'node:fs';
+import type { Plugin } from 'vite';
+import { parse } from 'yaml';
+
+type Json = Record<string, unknown>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface ExampleRoute {
+  /** Matches `/api` + the path template; the groups are the path's ids. */
+  pattern: RegExp;
+  examples: { name: string; ownId: unknown; text: string }[];
+}
+
+/** GET operations with more than one JSON example of their success answer, as patterns to match calls. */
+export function exampleRoutes(contract: Json): ExampleRoute[] {
+  const resolve = (node: unknown): Json => {
+    const ref = (node as Json | undefined)?.$ref;
+    if (typeof ref !== 'string') return node as Json;
+    return resolve(ref.slice(2).split('/').reduce<unknown>((at, part) => (at as Json)[part], contract));
+  };
+  const routes: ExampleRoute[] = [];
+  for (const [template, item] of Object.entries(contract.paths as Record<string, Json>)) {
+    const operation = item.get as Json | undefined;
+    const responses = (operation?.responses ?? {}) as Record<string, unknown>;
+    const success = Object.keys(responses).find((code) => code.startsWith('2'));
+    if (!success) continue;
+    const content = (resolve(responses[success]).content ?? {}) as Record<string, Json>;
+    const examples = Object.entries((content['application/json']?.examples ?? {}) as Record<string, unknown>);
+    if (examples.length < 2) continue;
+    const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/?]+)');
+    routes.push({
+      pattern: new RegExp(`^/api${source}(?:\\?|$)`),
+      examples: examples.map(([name, example]) => {
+        const value = resolve(example).value as Json | undefined;
+        return { name, ownId: (value?.data as Json | undefined)?.id, text: JSON.stringify(value ?? null) };
+      }),
+    });
+  }
+  return routes;
+}
+
+/**
+ * The example for a call, or null for Prism's first one: the example that is the resource asked for
+ * (`data.id` is the last id of the path) wins over one that merely names every id of the path.
+ */
+export function exampleFor(routes: ExampleRoute[], url: string): string | null {
+  for (const route of routes) {
+    const match = route.pattern.exec(url);
+    if (!match) continue;
+    const ids = match.slice(1).map((part) => decodeURIComponent(part)).filter((part) => UUID.test(part));
+    if (!ids.length) return null;
+    const own = route.examples.find((example) => example.ownId === ids[ids.length - 1]);
+    if (own) return own.name;
+    return route.examples.find((example) => ids.every((id) => example.text.includes(`"${id}"`)))?.name ?? null;
+  }
+  return null;
+}
+
+/** The routes of the bundled contract; none (Prism's first examples) when it cannot be read whole. */
+function readRoutes(contractFile: string, warn: (message: string) => void): ExampleRoute[] {
+  try {
+    return exampleRoutes(parse(readFileSync(contractFile, 'utf8')) as Json);
+  } catch (error) {
+    // openapi/openapi.yaml before the first `npm run generate` refers to other files: not resolvable here.
+    warn(`[dev:mock] examples by id are off (${contractFile}: ${(error as Error).message}); run npm run generate`);
+    return [];
+  }
+}
+
+export function mockExamples(contractFile: string): Plugin {
+  let routes: ExampleRoute[] | undefined;
+  return {
+    name: 'macula-mock-examples',
+    configureServer(server) {
+      server.middlewares.use((request, _response, next) => {
+        if (request.method === 'GET' && request.url?.startsWith('/api/') && !request.headers.prefer) {
+          routes ??= readRoutes(contractFile, (message) => server.config.logger.warn(message));
+          const name = exampleFor(routes, request.url);
+          if (name) request.headers.prefer = `example=${name}`;
+        }
+        next();
+      });
+    },
+  };
+}
