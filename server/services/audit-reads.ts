@@ -3,11 +3,11 @@
 // its record is stored (as with audit()), but a busy list costs one insert per batch instead of one per
 // request. Records of changes stay in their change's transaction (audit()).
 import type { FastifyRequest } from 'fastify';
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { AuditLogTable, Database } from '../db/tables';
 import type { AuditEntry } from './audit';
 
-type Row = Insertable<AuditLogTable>;
+type Row = Omit<Insertable<AuditLogTable>, 'detail'> & { detail: Record<string, unknown> };
 
 interface Batch {
   rows: Row[];
@@ -34,7 +34,7 @@ function rowOf(request: FastifyRequest, entry: AuditEntry): Row {
     target_type: entry.targetType ?? null,
     target_id: entry.targetId ?? null,
     ip: request.ip ?? null,
-    detail: JSON.stringify(entry.detail ?? {}),
+    detail: entry.detail ?? {},
   };
 }
 
@@ -59,7 +59,14 @@ export function auditRead(db: Database, request: FastifyRequest, entry: AuditEnt
     .then(() => new Promise((resolve) => setImmediate(resolve)))
     .then(async () => {
       if (current.next === batch) current.next = null;
-      await db.insertInto('audit_log').values(batch.rows).execute();
+      // One JSON parameter instead of nine per row: cheap to build and to bind for hundreds of rows.
+      await sql`
+        insert into audit_log (clinic_id, actor_id, actor_role, action, outcome, target_type, target_id, ip, detail)
+        select clinic_id, actor_id, actor_role, action, outcome, target_type, target_id, ip, detail
+        from jsonb_to_recordset(${JSON.stringify(batch.rows)}::jsonb) as r(
+          clinic_id uuid, actor_id uuid, actor_role text, action text, outcome text, target_type text,
+          target_id text, ip text, detail jsonb)
+      `.execute(db);
     });
   writer.next = batch;
   writer.writing = batch.done;

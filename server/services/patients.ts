@@ -181,7 +181,7 @@ const normalSearch = (search: string | undefined) => search?.trim().replace(/\s+
 
 const patientsOnly = (db: Database, clinicId: string) => db.selectFrom('patients as p').where('p.clinic_id', '=', clinicId);
 
-export type PatientListPage = { data: Patient[]; meta: ReturnType<typeof pageMeta> };
+export type PatientListPage = Readonly<{ data: readonly Readonly<Patient>[]; meta: Readonly<ReturnType<typeof pageMeta>> }>;
 
 // Pages of the lists per database, for as long as nothing of the clinic's patients, their sessions or the
 // requesters' names changed (migration 0005, server/db/freshness.ts).
@@ -211,9 +211,8 @@ export async function listPatients(db: Database, clinicId: string, filter: Patie
   };
   const stamp = await versionStamp(db, [`patients:${clinicId}`], request);
   const key = JSON.stringify([clinicId, normal.status, normal.sort, normal.page, normal.perPage, normal.search, normal.birthdayFrom, normal.birthdayTo, normal.planStatus]);
-  const page = await pageCacheOf(db).get(key, stamp, () => readPatientPage(db, clinicId, normal));
-  // Callers get their own copy of the rows (an answer may be changed on its way out).
-  return { data: page.data.map((patient) => ({ ...patient })), meta: { ...page.meta } };
+  // Shared between the requests that read it while it is current: answers are serialised, never changed.
+  return pageCacheOf(db).get(key, stamp, () => readPatientPage(db, clinicId, normal));
 }
 
 /**
