@@ -5,6 +5,7 @@ import * as examFiles from './migrations/0002-exam-files';
 import * as issueReports from './migrations/0003-issue-reports';
 import * as patientSessionFacts from './migrations/0004-patient-session-facts';
 import * as listIndexesAndVersions from './migrations/0005-list-indexes-and-versions';
+import * as otherListIndexes from './migrations/0006-other-list-indexes';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003-issue-reports': issueReports,
   '0004-patient-session-facts': patientSessionFacts,
   '0005-list-indexes-and-versions': listIndexesAndVersions,
+  '0006-other-list-indexes': otherListIndexes,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {
