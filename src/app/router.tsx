@@ -144,6 +144,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
               ['patients', 'patientCard', 'examUpload'],
               () => import('@/features/patient-card/patient-card-page'),
               (m) => m.PatientCardPage,
+              (m) => m.patientCardLoader(queryClient),
             ),
           },
         ],

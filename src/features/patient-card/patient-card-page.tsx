@@ -3,13 +3,13 @@ import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'reac
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useGetPatient, useListPatientTreatments } from '@generated/hooks/patients/patients';
-import { PlanStatus } from '@generated/model/planStatus';
 import type { TreatmentSummary } from '@generated/model/treatmentSummary';
 import { useFailureMessage } from '@/components/form-fields';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { rememberPatient } from '@/lib/recent-patients';
 import { useSignedInProfile } from '@/lib/signed-in-profile';
+import { isInProgress, isPatientId, SESSION_LIST_PARAMS } from './card-queries';
 import { GeneralInfo } from './general-info';
 import { PROCESSING_REFETCH_MS, SessionCard } from './session-card';
 import { SessionComparison } from './session-comparison';
@@ -24,15 +24,13 @@ const ExamUploadDialog = lazy(async () => ({
   default: (await import('@/components/exam-upload/exam-upload-dialog')).ExamUploadDialog,
 }));
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A patient has few sessions; the card shows them all (the contract's largest page). */
-const SESSIONS_PER_PAGE = 100;
-const IN_PROGRESS: PlanStatus[] = [PlanStatus.file_uploaded, PlanStatus.processing];
+// The route's loader comes with the page's module (src/app/router.tsx lazy-loads both at once).
+export { patientCardLoader } from './patient-card-loader';
 
 /** The two sessions compared at first: the two newest whose processing succeeded. */
 function defaultPair(sessions: TreatmentSummary[]): string[] {
   return sessions
-    .filter((session) => !session.error && !IN_PROGRESS.includes(session.planStatus))
+    .filter((session) => !session.error && !isInProgress(session.planStatus))
     .slice(0, 2)
     .map((session) => session.id);
 }
@@ -72,7 +70,7 @@ export function PatientCardPage() {
   const failureMessage = useFailureMessage();
   const [params] = useSearchParams();
   const patientId = params.get('patientId') ?? '';
-  const validId = UUID.test(patientId);
+  const validId = isPatientId(patientId);
   const sessionsTitleId = useId();
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'upload' | null>(null);
   const [picked, setPicked] = useState<string[] | null>(null);
@@ -81,12 +79,12 @@ export function PatientCardPage() {
   const patient = patientQuery.data?.data;
   const sessionsQuery = useListPatientTreatments(
     patientId,
-    { perPage: SESSIONS_PER_PAGE },
+    SESSION_LIST_PARAMS,
     {
       query: {
         enabled: validId && Boolean(patient),
         refetchInterval: (query) =>
-          query.state.data?.data.some((session) => IN_PROGRESS.includes(session.planStatus)) ? PROCESSING_REFETCH_MS : false,
+          query.state.data?.data.some((session) => isInProgress(session.planStatus)) ? PROCESSING_REFETCH_MS : false,
       },
     },
   );
@@ -115,7 +113,7 @@ export function PatientCardPage() {
     );
   }
 
-  const comparable = sessions.filter((session) => !session.error && !IN_PROGRESS.includes(session.planStatus));
+  const comparable = sessions.filter((session) => !session.error && !isInProgress(session.planStatus));
   // Picks of sessions deleted since, or still processing, drop out.
   const pair = (picked ?? defaultPair(sessions)).filter((id) => comparable.some((session) => session.id === id));
   const pick = (id: string, selected: boolean) => {

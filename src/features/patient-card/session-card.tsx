@@ -20,11 +20,12 @@ import { useNotify } from '@/components/notifications';
 import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { useObjectUrl } from '@/lib/use-object-url';
+import { blobFailureMessage } from './blob-failure';
+import { isInProgress } from './card-queries';
 import { TextEditor } from './text-editor';
 
 const SESSION_DESCRIPTION_MAX = 2000;
 const REASON_MAX = 2000;
-const IN_PROGRESS: PlanStatus[] = [PlanStatus.file_uploaded, PlanStatus.processing];
 /** While the session is being processed, it is read again this often (realtime replaces this later). */
 export const PROCESSING_REFETCH_MS = 3000;
 
@@ -183,7 +184,7 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
   const refresh = useRefreshSession(session);
   const titleId = useId();
   const [dialog, setDialog] = useState<'delete' | 'report' | 'description' | null>(null);
-  const processing = IN_PROGRESS.includes(session.planStatus);
+  const processing = isInProgress(session.planStatus);
   const { data: full } = useGetTreatment(session.id, {
     query: { refetchInterval: processing ? PROCESSING_REFETCH_MS : false },
   });
@@ -217,12 +218,20 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
     try {
       saveBlob(await downloadParameterSet(session.id), t('download.fileName', { number: session.number }));
     } catch (error) {
-      notify({ intent: 'danger', message: failureMessage(error) });
+      notify({ intent: 'danger', message: (await blobFailureMessage(error)) ?? failureMessage(error) });
     } finally {
       setDownloading(false);
     }
   };
   const hasParameterSet = session.planStatus === PlanStatus.plan_available;
+  const noParameterSetReason = session.locked
+    ? t('download.unavailableLocked')
+    : session.error
+      ? t('download.unavailableError')
+      : processing
+        ? t('download.unavailableProcessing')
+        : t('download.unavailable');
+  const noParameterSetId = useId();
   const status = shownPlanStatus(session.planStatus, Boolean(session.error));
 
   return (
@@ -288,7 +297,13 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         )}
       </div>
       <div className="mp-session-actions">
-        <Button icon="download" disabled={!hasParameterSet} loading={downloading} onClick={() => void download()}>
+        <Button
+          icon="download"
+          disabled={!hasParameterSet}
+          loading={downloading}
+          onClick={() => void download()}
+          aria-describedby={hasParameterSet ? undefined : noParameterSetId}
+        >
           {t('download.label')}
         </Button>
         {!session.locked && (
@@ -304,7 +319,11 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         <Button icon="trash" intent="danger" variant="outlined" onClick={() => setDialog('delete')}>
           {t('delete.label')}
         </Button>
-        {!hasParameterSet && <span className="mp-muted-text mp-action-note">{t('download.unavailable')}</span>}
+        {!hasParameterSet && (
+          <span id={noParameterSetId} className="mp-muted-text mp-action-note">
+            {noParameterSetReason}
+          </span>
+        )}
       </div>
       {dialog === 'report' && <ReportIssueDialog session={session} onClose={() => setDialog(null)} />}
       <Alert

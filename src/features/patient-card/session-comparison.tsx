@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Callout, Card, Classes, HTMLTable } from '@blueprintjs/core';
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useComparePatientTreatments } from '@generated/hooks/patients/patients';
 import { useGetTreatment, useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
@@ -9,7 +9,7 @@ import type { Plan } from '@generated/model/plan';
 import { useFailureMessage } from '@/components/form-fields';
 import { formatDate } from '@/lib/format';
 import { useObjectUrl } from '@/lib/use-object-url';
-import { bounded, cssTransform, IDENTITY, panBy, zoomAbout, ZOOM_STEP, type ViewTransform } from './view-transform';
+import { bounded, cssTransform, IDENTITY, panBy, pinch, wheelZoomFactor, zoomAbout, ZOOM_STEP, type ViewportPoint, type ViewTransform } from './view-transform';
 
 /** Arrow keys move the view by this share of the image's width. */
 const KEY_PAN = 0.05;
@@ -67,7 +67,8 @@ type PaneProps = {
 function ComparisonPane({ side, view, onView }: PaneProps) {
   const { t, i18n } = useTranslation('patientCard');
   const [paneRef, width] = useWidth<HTMLDivElement>();
-  const drag = useRef<{ x: number; y: number } | null>(null);
+  // The pointers down on the pane (mouse, pen or fingers) where they were last: one drags, two pinch.
+  const pointers = useRef(new Map<number, ViewportPoint>());
   const { data: full } = useGetTreatment(side.treatment.id);
   const image = full?.data.images[0];
   const blob = useGetTreatmentImage(side.treatment.id, image?.id ?? '', 'display', {
@@ -83,21 +84,36 @@ function ComparisonPane({ side, view, onView }: PaneProps) {
     const box = paneRef.current!.getBoundingClientRect();
     return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.width };
   };
-  const onWheel = (event: WheelEvent) => {
+  const onWheel = useRef<(event: globalThis.WheelEvent) => void>(() => {});
+  onWheel.current = (event) => {
     event.preventDefault();
     const at = pointer(event);
-    onView((current) => zoomAbout(current, event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP, at.x, at.y, 1, aspect));
+    onView((current) => zoomAbout(current, wheelZoomFactor(event.deltaY, event.deltaMode), at.x, at.y, 1, aspect));
   };
+  // React listens to wheel passively, so its onWheel cannot keep the page from scrolling while the image zooms.
+  useEffect(() => {
+    const element = paneRef.current;
+    if (!element) return undefined;
+    const listener = (event: globalThis.WheelEvent) => onWheel.current(event);
+    element.addEventListener('wheel', listener, { passive: false });
+    return () => element.removeEventListener('wheel', listener);
+  }, [paneRef]);
   const onPointerDown = (event: PointerEvent) => {
     event.currentTarget.setPointerCapture(event.pointerId);
-    drag.current = pointer(event);
+    pointers.current.set(event.pointerId, pointer(event));
   };
   const onPointerMove = (event: PointerEvent) => {
-    if (!drag.current) return;
+    const down = pointers.current;
+    const from = down.get(event.pointerId);
+    if (!from) return;
     const at = pointer(event);
-    const from = drag.current;
-    drag.current = at;
-    onView((current) => panBy(current, at.x - from.x, at.y - from.y, 1, aspect));
+    const others = [...down].filter(([id]) => id !== event.pointerId).map(([, point]) => point);
+    down.set(event.pointerId, at);
+    if (others.length === 0) onView((current) => panBy(current, at.x - from.x, at.y - from.y, 1, aspect));
+    else onView((current) => pinch(current, [others[0], from], [others[0], at], 1, aspect));
+  };
+  const onPointerEnd = (event: PointerEvent) => {
+    pointers.current.delete(event.pointerId);
   };
   const onKeyDown = (event: KeyboardEvent) => {
     const a = aspect;
@@ -128,11 +144,10 @@ function ComparisonPane({ side, view, onView }: PaneProps) {
         role="group"
         aria-label={t('comparison.viewportLabel', { label })}
         aria-roledescription={t('comparison.viewportRole')}
-        onWheel={onWheel}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
-        onPointerUp={() => (drag.current = null)}
-        onPointerCancel={() => (drag.current = null)}
+        onPointerUp={onPointerEnd}
+        onPointerCancel={onPointerEnd}
         onKeyDown={onKeyDown}
       >
         <div

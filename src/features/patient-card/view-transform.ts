@@ -43,3 +43,37 @@ export function panBy(view: ViewTransform, dx: number, dy: number, width: number
 export function cssTransform(view: ViewTransform): string {
   return `translate(${view.x}px, ${view.y}px) scale(${view.scale})`;
 }
+
+export type ViewportPoint = { x: number; y: number };
+export type PointerPair = readonly [ViewportPoint, ViewportPoint];
+
+const distance = ([a, b]: PointerPair) => Math.hypot(b.x - a.x, b.y - a.y);
+const middle = ([a, b]: PointerPair): ViewportPoint => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+
+/**
+ * Two fingers moved from `before` to `after`: the view zooms by the change of their distance about their
+ * midpoint, and follows the midpoint's move, so the image point between the fingers stays between them.
+ */
+export function pinch(view: ViewTransform, before: PointerPair, after: PointerPair, width: number, height: number): ViewTransform {
+  const from = middle(before);
+  const to = middle(after);
+  const spread = distance(before);
+  const factor = spread > 0 ? distance(after) / spread : 1;
+  return panBy(zoomAbout(view, factor, from.x, from.y, width, height), to.x - from.x, to.y - from.y, width, height);
+}
+
+/** Pixels of wheel travel that make one zoom step (a mouse notch is about 100; a trackpad sends many small ones). */
+const WHEEL_STEP_PX = 100;
+const LINE_PX = 16;
+const PAGE_PX = 800;
+
+/**
+ * The zoom factor of one wheel event: in proportion to how far the wheel moved (`deltaMode` as in the DOM:
+ * 0 pixels, 1 lines, 2 pages), so a trackpad's stream of small deltas zooms as smoothly as a mouse's notches,
+ * and at most two steps at once. Rolling away from the user (negative delta) zooms in.
+ */
+export function wheelZoomFactor(deltaY: number, deltaMode = 0): number {
+  const px = deltaY * (deltaMode === 1 ? LINE_PX : deltaMode === 2 ? PAGE_PX : 1);
+  const steps = clamp(-px / WHEEL_STEP_PX, -2, 2);
+  return ZOOM_STEP ** steps;
+}
