@@ -3,7 +3,8 @@
 // same call on Prism (the contract's mock), and a bare Fastify route answering a small JSON object; on the
 // embedded database (PGlite) and on PostgreSQL (`--db pglite|postgres|both`, DATABASE_URL names the server,
 // default postgres://postgres@127.0.0.1:5432/test; the bench makes a database of its own there and drops it).
-// Prints requests per second, p50 and p99 and the ratios. Loopback only; stops by itself.
+// Prints requests per second, p50 and p99 and the ratios; beside them, on each database, the same list at any
+// of 6,000 pages and orders (mostly not in the server's memory). Loopback only; stops by itself.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,6 +31,8 @@ const PATIENTS = Number(values.patients);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const LIST_PATH = '/patients?page=20&perPage=20';
+const SORTS = ['name', 'secondName', 'birthday', 'latestSessionDate', 'treatmentsCount', 'createdAt'].flatMap((key) => [key, `-${key}`]);
+const ANY_PAGE_PATHS = SORTS.flatMap((sort) => Array.from({ length: 500 }, (_, i) => `/api/patients?page=${i + 1}&perPage=20&sort=${sort}`));
 const POSTGRES_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SERVER_PORT = 8096;
 const PRISM_PORT = 4096;
@@ -37,10 +40,12 @@ const FASTIFY_PORT = 8097;
 
 type Figures = { name: string; rps: number; p50: number; p99: number; errors: number };
 
-async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Figures> {
+async function measure(name: string, url: string, headers: Record<string, string> = {}, paths?: string[]): Promise<Figures> {
   // A short warm-up, so JIT and caches are the same for every target.
   const { origin, pathname, search } = new URL(url);
-  const requests = [{ method: 'GET' as const, path: `${pathname}${search}`, headers }];
+  // With `paths`, each request asks for one of them at random (setupRequest runs before every request).
+  const pick = paths ? (request: { path: string }) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) : undefined;
+  const requests = [{ method: 'GET' as const, path: `${pathname}${search}`, headers, ...(pick ? { setupRequest: pick } : {}) }];
   await autocannon({ url: origin, requests, connections: 8, duration: 2 });
   const result = await autocannon({ url: origin, requests, connections: CONNECTIONS, duration: SECONDS });
   const errors = result.errors + result.timeouts + result.non2xx;
@@ -102,7 +107,7 @@ async function signInToken(baseUrl: string): Promise<string> {
 }
 
 /** The reference server on `database` with 10,000 patients seeded beside the demo clinic. */
-async function benchReferenceServer(database: 'pglite' | 'postgres'): Promise<Figures> {
+async function benchReferenceServer(database: 'pglite' | 'postgres'): Promise<[Figures, Figures]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'macula-bench-api-'));
   let databaseUrl = '';
   let dropDatabase = async () => undefined as void;
@@ -133,7 +138,12 @@ async function benchReferenceServer(database: 'pglite' | 'postgres'): Promise<Fi
     server = await startReferenceServer(SERVER_PORT, { dataDir, databaseUrl, root: values.root });
     try {
       const token = await signInToken(server.url);
-      return await measure(`reference server (${database})`, `${server.url}/api${LIST_PATH}`, { Authorization: `Bearer ${token}` });
+      const headers = { Authorization: `Bearer ${token}` };
+      const figures = await measure(`reference server (${database})`, `${server.url}/api${LIST_PATH}`, headers);
+      // Beside the target: any of 6,000 pages (every page of every order), most of them read from the
+      // database, as the server keeps at most 2,000 pages in memory. Not compared with Prism.
+      const anyPage = await measure(`  any page (${database})`, `${server.url}/api${LIST_PATH}`, headers, ANY_PAGE_PATHS);
+      return [figures, anyPage];
     } finally {
       await server.stop();
     }
@@ -181,10 +191,11 @@ async function main() {
   console.log(`bench:api — GET /api${LIST_PATH}, ${PATIENTS} patients, ${CONNECTIONS} connections × ${SECONDS} s`);
   const prism = await benchPrism();
   const fastify = await benchFastify();
-  const servers: Figures[] = [];
-  for (const database of databases) servers.push(await benchReferenceServer(database));
+  const measured: [Figures, Figures][] = [];
+  for (const database of databases) measured.push(await benchReferenceServer(database));
+  const servers = measured.map(([figures]) => figures);
   console.log(`\n${'target'.padEnd(28)}${'req/s'.padStart(10)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'errors'.padStart(8)}`);
-  for (const figures of [...servers, prism, fastify]) console.log(row(figures));
+  for (const figures of [...measured.flat(), prism, fastify]) console.log(row(figures));
   console.log('');
   for (const server of servers) {
     console.log(
