@@ -29,10 +29,12 @@ export function RequestDeletionDialog({ patient, userId, onClose }: { patient: P
     mutation: {
       onSuccess: async (answer) => {
         forgetRecentPatient(userId, patient.id);
-        queryClient.removeQueries({ queryKey: getGetPatientQueryKey(patient.id) });
         await queryClient.invalidateQueries({ queryKey: getListPatientsQueryKey() });
         notify({ intent: 'success', message: answer.message ?? t('deletion.done') });
-        void navigate(paths.physician.list.getHref());
+        await navigate(paths.physician.list.getHref());
+        // Only once the card is gone: removed while it shows, the card would ask for the patient again
+        // (and put them back among the recently opened).
+        queryClient.removeQueries({ queryKey: getGetPatientQueryKey(patient.id) });
       },
     },
   });

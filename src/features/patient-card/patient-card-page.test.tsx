@@ -1,0 +1,450 @@
+import {
+  getComparePatientTreatmentsResponseMock,
+  getGetPatientResponseMock,
+  getListPatientTreatmentsResponseMock,
+} from '@generated/hooks/patients/patients.msw';
+import { getGetProfileMockHandler, getGetProfileResponseMock } from '@generated/hooks/profile/profile.msw';
+import { getGetTreatmentResponseMock } from '@generated/hooks/treatments/treatments.msw';
+import type { Patient } from '@generated/model/patient';
+import type { Treatment } from '@generated/model/treatment';
+import type { TreatmentSummary } from '@generated/model/treatmentSummary';
+import { http, HttpResponse, type JsonBodyType } from 'msw';
+import { setupServer } from 'msw/node';
+import { act } from 'react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createRoutes } from '@/app/router';
+import { navigation } from '@/lib/api-client';
+import type { UiLanguage } from '@/lib/i18n';
+import { recentPatients } from '@/lib/recent-patients';
+import { cleanup, click, getByLabel, getByText, renderRoutes, waitFor } from '@/testing/render';
+
+// The whole app at /physician/patient-card: the route's loader, the signed-in frame and the card, against the
+// contract's examples (Maria Schneider and her two sessions) changed where a case needs it.
+const server = setupServer();
+const PROFILE = getGetProfileResponseMock();
+const PATIENT: Patient = getGetPatientResponseMock().data;
+const SESSIONS: TreatmentSummary[] = getListPatientTreatmentsResponseMock().data;
+const DETAILS: Treatment = getGetTreatmentResponseMock().data;
+const CARD = `/physician/patient-card?patientId=${PATIENT.id}`;
+
+/** What the server holds for this test: the patient (null: unknown) and their sessions, newest first. */
+let patient: Patient | null;
+let sessions: TreatmentSummary[];
+/** Method and path of every API request, in order. */
+let requests: string[];
+
+const envelope = (data: JsonBodyType, message?: string) => HttpResponse.json({ status: 'Success', ...(message && { message }), data });
+const failure = (status: number, message: string, code?: string) =>
+  HttpResponse.json({ status: 'Error', message, ...(code && { code }) }, { status });
+/** A session's details: the summary's fields over the example's settings, images and plan. */
+const detailsOf = (summary: TreatmentSummary): Treatment => ({ ...DETAILS, ...summary });
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  // jsdom has no Blob#stream (msw needs it to answer a blob request), no object URLs and no ResizeObserver.
+  Blob.prototype.stream ??= function stream(this: Blob) {
+    const bytes = this.arrayBuffer();
+    return new ReadableStream({
+      async start(controller) {
+        controller.enqueue(new Uint8Array(await bytes));
+        controller.close();
+      },
+    });
+  };
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+});
+beforeEach(() => {
+  patient = structuredClone(PATIENT);
+  sessions = structuredClone(SESSIONS);
+  requests = [];
+  localStorage.setItem('token', 'demo-token');
+  vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+  let objectUrls = 0;
+  URL.createObjectURL = vi.fn(() => `blob:test/${(objectUrls += 1)}`);
+  URL.revokeObjectURL = vi.fn();
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    requests.push(`${request.method} ${url.pathname}`);
+  });
+  server.use(
+    getGetProfileMockHandler(PROFILE),
+    http.get('*/users/:id/avatar', () => new HttpResponse(null, { status: 404 })),
+    http.get('*/patients/:id', ({ params }) =>
+      patient && params.id === patient.id ? envelope(patient) : failure(404, 'Patient not found', 'patient.not_found'),
+    ),
+    http.get('*/patients/:id/treatments', () =>
+      HttpResponse.json({ status: 'Success', data: sessions, meta: { page: 1, perPage: 100, total: sessions.length, lastPage: 1 } }),
+    ),
+    http.get('*/treatments/:id', ({ params }) => {
+      const summary = sessions.find((session) => session.id === params.id);
+      return summary ? envelope(detailsOf(summary)) : failure(404, 'Session not found');
+    }),
+    http.get('*/treatments/:id/images/:imageId/:variant', () => new HttpResponse(new Blob(['jpeg'], { type: 'image/jpeg' }))),
+    http.get('*/patients/:id/comparison', () => HttpResponse.json(getComparePatientTreatmentsResponseMock())),
+  );
+});
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  server.events.removeAllListeners();
+  vi.restoreAllMocks();
+  localStorage.clear();
+  sessionStorage.clear();
+});
+afterAll(() => server.close());
+
+async function renderCard(path = CARD, language: UiLanguage = 'en') {
+  const rendered = await renderRoutes(createRoutes, { path, language });
+  await waitFor(() => expect(rendered.container.querySelector('h1')?.className).not.toContain('skeleton'));
+  return rendered;
+}
+
+const text = (element: Element | null) => (element?.textContent ?? '').replace(/\s+/g, ' ').trim();
+const heading = (container: HTMLElement) => text(container.querySelector('h1'));
+const sessionCards = (container: HTMLElement) => [...container.querySelectorAll<HTMLElement>('[role="article"]')];
+const button = (root: HTMLElement, name: string) => getByText<HTMLButtonElement>(root, 'button', name);
+const dialog = (title: string) =>
+  waitFor(() => {
+    const found = [...document.querySelectorAll<HTMLElement>('[role="dialog"], [role="alertdialog"]')].find(
+      (element) => element.textContent?.startsWith(title) ?? element.getAttribute('aria-label') === title,
+    );
+    if (!found) throw new Error(`no dialog "${title}"`);
+    return found;
+  });
+const alertDialog = () =>
+  waitFor(() => {
+    const found = document.querySelector<HTMLElement>('[role="alertdialog"]');
+    if (!found) throw new Error('no alert dialog');
+    return found;
+  });
+/** Types into a textarea the way a user does (React sees the change). */
+async function typeText(area: HTMLTextAreaElement, value: string) {
+  const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set;
+  await act(async () => {
+    setter?.call(area, value);
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+/** Sessions of the examples that are locked by an issue report. */
+const locked = (session: TreatmentSummary): TreatmentSummary => ({ ...session, locked: true, planStatus: 'issue_reported' });
+
+describe('route loader', () => {
+  it('asks for the patient, the sessions and each session while the signed-in frame still waits for the profile', async () => {
+    let answerProfile = () => {};
+    server.use(
+      http.get('*/user/profile', async () => {
+        await new Promise<void>((resolve) => (answerProfile = resolve));
+        return HttpResponse.json(PROFILE);
+      }),
+    );
+    const { container } = await renderRoutes(createRoutes, { path: CARD });
+    await waitFor(() =>
+      expect(requests).toEqual(
+        expect.arrayContaining([
+          `GET /api/patients/${PATIENT.id}`,
+          `GET /api/patients/${PATIENT.id}/treatments`,
+          ...SESSIONS.map((session) => `GET /api/treatments/${session.id}`),
+        ]),
+      ),
+    );
+    expect(container.querySelector('h1')).toBeNull();
+    // From here on the card's own requests get no answer: what it shows comes from what the loader fetched.
+    const never = () => new Promise<Response>(() => {});
+    server.use(http.get('*/patients/:id', never), http.get('*/patients/:id/treatments', never), http.get('*/treatments/:id', never));
+    act(() => answerProfile());
+    await waitFor(() => expect(heading(container)).toBe('Maria Schneider'));
+    await waitFor(() => expect(container.querySelectorAll('.mp-setting')).toHaveLength(16));
+  });
+
+  it('asks nothing for a link that names no patient, and shows a page that says so', async () => {
+    const { container } = await renderCard('/physician/patient-card?patientId=not-a-patient');
+    expect(heading(container)).toBe('Patient not found');
+    expect(getByText(container, 'a', 'Back to the patient list').getAttribute('href')).toBe('/physician/list');
+    expect(requests.filter((request) => request.includes('/patients'))).toEqual([]);
+  });
+});
+
+describe('states', () => {
+  it('an unknown patient is a not-found page, not a crash', async () => {
+    patient = null;
+    const { container } = await renderCard();
+    await waitFor(() => expect(heading(container)).toBe('Patient not found'));
+    expect(container.textContent).toContain("This patient is not in your clinic's active list");
+  });
+
+  it('a failed load says why and tries again', async () => {
+    let fail = true;
+    server.use(http.get('*/patients/:id', () => (fail ? failure(503, 'The service is being restarted.') : envelope(PATIENT))));
+    const { container } = await renderCard();
+    await waitFor(() => expect(heading(container)).toBe('The patient could not be loaded'));
+    expect(container.textContent).toContain('The service is being restarted.');
+    fail = false;
+    await click(button(container, 'Try again'));
+    await waitFor(() => expect(heading(container)).toBe('Maria Schneider'));
+  });
+});
+
+describe('general information and sessions', () => {
+  it('shows who the patient is, with age, and remembers the opening for "Recently opened"', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-24T09:00:00') });
+    const { container } = await renderCard();
+    const info = getByText(container, '[role="region"] h2', 'General information').closest('[role="region"]') as HTMLElement;
+    expect(text(info)).toContain('Birthday23/04/1951 (75 years)');
+    expect(text(info)).toContain('GenderFemale');
+    expect(text(info)).toContain('Device patient IDNPT-0000184');
+    expect(text(info)).toContain('Diabetic macular oedema, right eye.');
+    expect(recentPatients(PROFILE.data.id).map((recent) => recent.id)).toEqual([PATIENT.id]);
+    vi.useRealTimers();
+  });
+
+  it('lists the sessions newest first with eye, status, thumbnail, laser settings and who modified them', async () => {
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    const [newest, first] = sessionCards(container);
+    expect(text(newest.querySelector('h3'))).toBe('Session 2 · 18/11/2026');
+    expect(text(first.querySelector('h3'))).toBe('Session 1 · 12/08/2026');
+    expect(text(newest)).toContain('OD (right eye)');
+    expect(text(newest)).toContain('Parameter Set available');
+    await waitFor(() => expect(newest.querySelector('img')?.getAttribute('alt')).toBe('Fundus image of session 2'));
+    expect(newest.querySelector('img')?.getAttribute('src')).toMatch(/^blob:/);
+    const settings = Object.fromEntries(
+      [...newest.querySelectorAll('.mp-setting')].map((item) => [text(item.querySelector('dt')), text(item.querySelector('dd'))]),
+    );
+    expect(settings).toEqual({
+      'Spot size': '100 µm',
+      'Spot spacing': '2 × spot diameter',
+      'Pulse duration': '15 ms',
+      'Laser mode': 'Micropulse',
+      'IOL status': 'Phakic',
+      'Sub-visible laser power': '90 mW',
+      Brightness: '0.5',
+      'Total spots': '762',
+    });
+    expect(text(first)).toContain('Modified by Dr. Paul Brandt on');
+  });
+
+  it('marks a failed session "Error Detected" with the reason, and a locked one with the lock message', async () => {
+    sessions = [
+      { ...SESSIONS[0], planStatus: 'no_plan_available', error: { code: 'npt.checksum_mismatch', message: 'The file is damaged: its checksum does not match.' } },
+      locked(SESSIONS[1]),
+    ];
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    const [failed, lockedCard] = sessionCards(container);
+    expect(text(failed)).toContain('Error Detected');
+    expect(text(failed)).toContain('The file is damaged: its checksum does not match.');
+    expect(text(failed)).toContain('Processing the exam failed, so this session has no parameter set.');
+    expect(text(lockedCard)).toContain('This session has been locked because the issue was reported.');
+    expect(text(lockedCard)).toContain('Issue reported');
+    // A locked session can no longer be changed or reported again.
+    expect(() => button(lockedCard, 'Report issue')).toThrow();
+    expect(() => button(lockedCard, 'Adjust description')).toThrow();
+  });
+
+  it('reads a session being processed again until it is in planning', async () => {
+    sessions = [{ ...SESSIONS[0], planStatus: 'processing', step: 'initial_exclusion_boundaries', stepIndex: 0 }];
+    const { container } = await renderCard();
+    await waitFor(() => expect(text(sessionCards(container)[0])).toContain('Processing'));
+    expect(button(sessionCards(container)[0], 'Download parameter set').disabled).toBe(true);
+    expect(text(sessionCards(container)[0])).toContain('The exam is still being processed');
+    sessions = [{ ...SESSIONS[0], planStatus: 'planning', step: 'exclusion_boundaries', stepIndex: 1 }];
+    await waitFor(() => expect(text(sessionCards(container)[0])).toContain('In planning'), 8000);
+    expect(text(sessionCards(container)[0])).toContain('The parameter set can be downloaded once the plan is signed off.');
+  });
+});
+
+describe('editing', () => {
+  it('adjusts the description inline with a counter, and confirms "Changes added successfully"', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('*/patients/:id', async ({ request }) => {
+        sent = await request.json();
+        patient = { ...PATIENT, description: 'Stable since August.' };
+        return envelope(patient, 'Patient updated successfully');
+      }),
+    );
+    const { container } = await renderCard();
+    await click(button(container, 'Adjust description'));
+    const area = getByLabel<HTMLTextAreaElement>(container, 'Description');
+    expect(area.maxLength).toBe(2000);
+    await typeText(area, '  Stable since August.  ');
+    expect(container.textContent).toContain('24 of 2000 characters');
+    await click(button(container, 'Save'));
+    await waitFor(() => expect(document.body.textContent).toContain('Changes added successfully'));
+    expect(sent).toEqual({ description: 'Stable since August.' });
+    expect(container.textContent).toContain('Stable since August.');
+  });
+
+  it('edits the patient in a dialog that refuses a future birthday', async () => {
+    const { container } = await renderCard();
+    await click(button(container, 'Edit'));
+    const edit = await dialog('Edit patient');
+    expect(getByLabel(edit, 'Second name').value).toBe('Schneider');
+    const birthday = edit.querySelector<HTMLInputElement>('input[type="date"], input[name="birthday"]');
+    expect(birthday).not.toBeNull();
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(birthday, '2999-01-01');
+      birthday!.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await click(button(edit, 'Save changes'));
+    await waitFor(() => expect(edit.textContent).toContain('The birthday cannot be in the future'));
+    expect(requests.filter((request) => request.startsWith('POST'))).toEqual([]);
+  });
+});
+
+describe('actions on a session', () => {
+  it('reports an issue with a reason; the session then shows the lock', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('*/treatments/:id/reports', async ({ request, params }) => {
+        sent = await request.json();
+        sessions = sessions.map((session) => (session.id === params.id ? locked(session) : session));
+        const summary = sessions.find((session) => session.id === params.id)!;
+        return envelope(detailsOf(summary), 'Issue reported. This session has been locked because the issue was reported.');
+      }),
+    );
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    await click(button(sessionCards(container)[0], 'Report issue'));
+    const report = await dialog('Report an issue with session 2');
+    await click(button(report, 'Report issue and lock'));
+    expect(report.textContent).toContain('Please describe the issue.');
+    await typeText(getByLabel<HTMLTextAreaElement>(report, 'What is wrong?'), 'Vessel crossing taken for the optic disc.');
+    await click(button(report, 'Report issue and lock'));
+    await waitFor(() => expect(text(sessionCards(container)[0])).toContain('This session has been locked because the issue was reported.'));
+    expect(sent).toEqual({ reason: 'Vessel crossing taken for the optic disc.' });
+  });
+
+  it('asks before deleting a session, and shows the lock message when the server refuses', async () => {
+    sessions = [locked(SESSIONS[0]), SESSIONS[1]];
+    server.use(
+      http.delete('*/treatments/:id', () =>
+        failure(409, 'This session has been locked because the issue was reported.', 'treatment.locked'),
+      ),
+    );
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    await click(button(sessionCards(container)[0], 'Delete session'));
+    const confirm = await alertDialog();
+    expect(confirm.textContent).toContain('Delete session 2 with its images and plan? This cannot be undone.');
+    await click(button(confirm, 'Delete session'));
+    await waitFor(() => expect(document.body.querySelector('.mp-notification')?.textContent).toContain(
+      'This session has been locked because the issue was reported.',
+    ));
+    expect(sessionCards(container)).toHaveLength(2);
+  });
+
+  it('deletes a session once confirmed', async () => {
+    server.use(
+      http.delete('*/treatments/:id', ({ params }) => {
+        sessions = sessions.filter((session) => session.id !== params.id);
+        return HttpResponse.json({ status: 'Success', message: 'Session deleted successfully' });
+      }),
+    );
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    await click(button(sessionCards(container)[1], 'Delete session'));
+    await click(button(await alertDialog(), 'Delete session'));
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(1));
+    expect(document.body.textContent).toContain('Session deleted successfully');
+  });
+
+  it('downloads the parameter set only where there is one, and shows the server’s message when it cannot', async () => {
+    sessions = [SESSIONS[0], { ...SESSIONS[1], planStatus: 'planning', step: 'macula_grid_pattern', stepIndex: 3 }];
+    server.use(
+      http.get('*/treatments/:id/parameter-set', () =>
+        failure(501, 'The parameter set is made once planning is available.', 'not_implemented'),
+      ),
+    );
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    const [available, planning] = sessionCards(container);
+    const unavailable = button(planning, 'Download parameter set');
+    expect(unavailable.disabled).toBe(true);
+    const reason = document.getElementById(unavailable.getAttribute('aria-describedby') ?? '');
+    expect(text(reason)).toBe('The parameter set can be downloaded once the plan is signed off.');
+    await click(button(available, 'Download parameter set'));
+    await waitFor(() => expect(document.body.textContent).toContain('The parameter set is made once planning is available.'));
+  });
+
+  it('adjusts a session’s description', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('*/treatments/:id', async ({ request, params }) => {
+        sent = await request.json();
+        sessions = sessions.map((session) => (session.id === params.id ? { ...session, description: 'Oedema regressing.' } : session));
+        return envelope(detailsOf(sessions[0]), 'Changes added successfully');
+      }),
+    );
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    const card = sessionCards(container)[0];
+    await click(button(card, 'Adjust description'));
+    await typeText(getByLabel<HTMLTextAreaElement>(card, 'Session description'), 'Oedema regressing.');
+    await click(button(card, 'Save'));
+    await waitFor(() => expect(text(sessionCards(container)[0])).toContain('Oedema regressing.'));
+    expect(sent).toEqual({ description: 'Oedema regressing.' });
+  });
+});
+
+describe('request deletion', () => {
+  it('needs a reason, then goes back to the list with the confirmation', async () => {
+    server.use(
+      http.post('*/patients/:id/deletion-request', () => envelope({ ...PATIENT, status: 'deleting' }, 'Deletion request sent to your IT administrator.')),
+      http.get('*/patients', () =>
+        HttpResponse.json({ status: 'Success', data: [], meta: { page: 1, perPage: 20, total: 0, lastPage: 1 } }),
+      ),
+    );
+    const { container, router } = await renderCard();
+    await click(button(container, 'Request deletion'));
+    const request = await dialog('Request deletion');
+    await click(button(request, 'Send request'));
+    expect(request.textContent).toContain('Please give a reason.');
+    await typeText(getByLabel<HTMLTextAreaElement>(request, 'Reason for the deletion'), 'Duplicate record.');
+    await click(button(request, 'Send request'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/physician/list'));
+    expect(document.body.textContent).toContain('Deletion request sent to your IT administrator.');
+    expect(recentPatients(PROFILE.data.id)).toEqual([]);
+  });
+});
+
+describe('session comparison', () => {
+  it('compares the two newest sessions: images with alt text, the plans drawn, the differences, zoom in step', async () => {
+    const { container } = await renderCard();
+    const region = await waitFor(() => getByText(container, 'h2', 'Session comparison').closest('[role="region"]') as HTMLElement);
+    await waitFor(() => expect(region.querySelectorAll('img')).toHaveLength(2));
+    expect([...region.querySelectorAll('img')].map((img) => img.alt)).toEqual(['Session 1 · 12/08/2026', 'Session 2 · 18/11/2026']);
+    expect(requests).toContain(`GET /api/patients/${PATIENT.id}/comparison`);
+    // Both exclusion zones and the spots of each plan, in the image's pixels.
+    const overlays = [...region.querySelectorAll('.mp-compare-layer svg')];
+    expect(overlays.map((svg) => svg.getAttribute('viewBox'))).toEqual(['0 0 1600 1200', '0 0 1600 1200']);
+    expect(overlays[0].querySelectorAll('ellipse')).toHaveLength(2);
+    expect(overlays[0].querySelectorAll('circle.mp-spot').length).toBeGreaterThan(0);
+    const table = region.querySelector('table')!;
+    expect([...table.querySelectorAll('thead th')].map(text)).toEqual(['Parameter', 'Session 1', 'Session 2', 'Difference']);
+    const cells = (name: string) => [...getByText(table, 'th', name).closest('tr')!.children].map(text);
+    expect(cells('Total spots')).toEqual(['Total spots', '748', '762', '+14']);
+    expect(cells('Date')).toEqual(['Date', '12/08/2026', '18/11/2026', '98 days']);
+
+    const layers = () => [...region.querySelectorAll<HTMLElement>('[data-testid="comparison-layer"]')].map((layer) => layer.style.transform);
+    const [before] = layers();
+    await click(region.querySelector<HTMLButtonElement>('button[aria-label="Zoom in"]')!);
+    const [first, second] = layers();
+    expect(first).not.toBe(before);
+    expect(second).toBe(first);
+    await click(button(region, 'Fit'));
+    expect(layers()).toEqual([before, before]);
+  });
+
+  it('shows the card in German', async () => {
+    const { container } = await renderCard(CARD, 'de');
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    expect(container.textContent).toContain('Allgemeine Angaben');
+    expect(text(sessionCards(container)[0])).toContain('Parametersatz herunterladen');
+    await waitFor(() => expect(container.textContent).toContain('Sitzungsvergleich'));
+  });
+});
