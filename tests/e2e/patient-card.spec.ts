@@ -53,6 +53,10 @@ test('report an issue: the session locks, says why, and its deletion is refused 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Otto ${tag}`);
   const session = sessions(page).first();
   await expect(session).toContainText(texts.patients.planStatus.planning, { timeout: 30_000 });
+  // No parameter set while the session is planned, and the card says why.
+  const download = session.getByRole('button', { name: card.download.label });
+  await expect(download).toBeDisabled();
+  await expect(download).toHaveAccessibleDescription(card.download.unavailable);
 
   await session.getByRole('button', { name: card.report.label }).click();
   const dialog = page.getByRole('dialog', { name: fill(card.report.title, { number: 1 }) });
@@ -67,7 +71,11 @@ test('report an issue: the session locks, says why, and its deletion is refused 
   await expect(session).toContainText(texts.patients.planStatus.issue_reported);
   await expect(session.getByRole('button', { name: card.report.label })).toHaveCount(0);
 
+  await expect(download).toHaveAccessibleDescription(card.download.unavailableLocked);
+
   await session.getByRole('button', { name: card.delete.label }).click();
+  await expect(page.getByRole('alertdialog')).toContainText(fill(card.delete.question, { number: 1 }));
+  await expectNoAxeViolations(page);
   await page.getByRole('alertdialog').getByRole('button', { name: card.delete.confirm }).click();
   await expect(page.getByText(texts.api['treatment.locked']).last()).toBeVisible();
   await expect(sessions(page)).toHaveCount(1);

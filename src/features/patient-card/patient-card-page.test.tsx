@@ -440,6 +440,29 @@ describe('session comparison', () => {
     expect(layers()).toEqual([before, before]);
   });
 
+  it('with more than two sessions, lets the user pick the two to compare (a third pick replaces the older)', async () => {
+    const third = { ...SESSIONS[0], id: '0b9e3c1a-6d2f-4e8a-9c4b-7a1d5e3f2c90', number: 3, date: '2026-11-22T08:00:00Z' };
+    sessions = [third, ...SESSIONS];
+    const compared: string[] = [];
+    server.use(
+      http.get('*/patients/:id/comparison', ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        compared.push(`${query.get('first')} ${query.get('second')}`);
+        return HttpResponse.json(getComparePatientTreatmentsResponseMock());
+      }),
+    );
+    const { container } = await renderCard();
+    await waitFor(() => expect(compared).toEqual([`${SESSIONS[0].id} ${third.id}`]));
+    const pick = (number: number) => container.querySelector<HTMLInputElement>(`input[aria-label="Compare session ${number}"]`)!;
+    expect([pick(3).checked, pick(2).checked, pick(1).checked]).toEqual([true, true, false]);
+    await click(pick(1));
+    // Session 2 was picked before session 3: session 1 replaces it; the earlier session comes first.
+    expect([pick(3).checked, pick(2).checked, pick(1).checked]).toEqual([true, false, true]);
+    await waitFor(() => expect(compared).toContain(`${SESSIONS[1].id} ${third.id}`));
+    await click(pick(3));
+    expect(container.textContent).toContain('Pick two sessions to compare them.');
+  });
+
   it('shows the card in German', async () => {
     const { container } = await renderCard(CARD, 'de');
     await waitFor(() => expect(sessionCards(container)).toHaveLength(2));

@@ -27,12 +27,16 @@ const ExamUploadDialog = lazy(async () => ({
 // The route's loader comes with the page's module (src/app/router.tsx lazy-loads both at once).
 export { patientCardLoader } from './patient-card-loader';
 
-/** The two sessions compared at first: the two newest whose processing succeeded. */
+/**
+ * The two sessions compared at first: the two newest whose processing succeeded, the newest as if picked last,
+ * so that picking another session compares it with the newest.
+ */
 function defaultPair(sessions: TreatmentSummary[]): string[] {
   return sessions
     .filter((session) => !session.error && !isInProgress(session.planStatus))
     .slice(0, 2)
-    .map((session) => session.id);
+    .map((session) => session.id)
+    .reverse();
 }
 
 /** Earlier session first, as comparePatientTreatments expects. */
@@ -118,7 +122,7 @@ export function PatientCardPage() {
   const pair = (picked ?? defaultPair(sessions)).filter((id) => comparable.some((session) => session.id === id));
   const pick = (id: string, selected: boolean) => {
     const current = pair.filter((picked) => picked !== id);
-    // A third pick replaces the older of the two.
+    // A third pick replaces the one picked before the other.
     setPicked(selected ? [...current.slice(-1), id] : current);
   };
 

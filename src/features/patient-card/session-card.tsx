@@ -274,7 +274,12 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         </div>
         {canCompare && (
           <label className="mp-compare-pick">
-            <input type="checkbox" checked={selected} onChange={(event) => onSelect(event.currentTarget.checked)} />
+            <input
+              type="checkbox"
+              checked={selected}
+              aria-label={t('comparison.pickSession', { number: session.number })}
+              onChange={(event) => onSelect(event.currentTarget.checked)}
+            />
             {t('comparison.pick')}
           </label>
         )}
