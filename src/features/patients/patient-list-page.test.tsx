@@ -305,6 +305,14 @@ describe('sorting, filters and pages in the URL', () => {
     expect(listRequests).toHaveLength(asked);
   });
 
+  it('shows the last page for a link to a page the list no longer has', async () => {
+    listAnswer = (query) => answerList(patientsOfPage(Number(query.get('page')), 45), { page: Number(query.get('page')), total: 45 });
+    const { container, router } = await renderList('?search=Test&page=7');
+    await waitFor(() => expect(router.state.location.search).toBe('?search=Test&page=3'));
+    await waitFor(() => expect(nameLinks(container).map((link) => link.textContent)).toEqual(['Test, P41', 'Test, P42', 'Test, P43', 'Test, P44', 'Test, P45']));
+    expect(container.textContent).toContain('41–45 of 45 patients');
+  });
+
   it('keeps every filter of changes made faster than the URL follows', async () => {
     const { container, router } = await renderList();
     await waitFor(() => expect(nameLinks(container)).toHaveLength(5));

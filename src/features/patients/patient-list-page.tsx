@@ -134,6 +134,11 @@ export function PatientListPage() {
   const refreshing = !rangeProblem && !loading && !settled && !pages[0]?.data;
   const failed = pages.find((page) => page.isError && !page.data);
   const filtered = Boolean(view.search.trim() || view.birthdayFrom || view.birthdayTo || view.planStatus);
+  // A link to a page the list no longer has (patients left it since the link was made): its last page.
+  const pastTheEnd = settled && meta && meta.total > 0 && view.page > meta.lastPage ? meta.lastPage : null;
+  useEffect(() => {
+    if (pastTheEnd !== null) show({ ...asked.current.view, page: pastTheEnd, more: 0 }, { replace: true });
+  }, [pastTheEnd, show]);
 
   const actions = (
     <>
