@@ -6,7 +6,7 @@ import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { chooseRadio } from './form-controls';
 import { apiAs, createPatient, examFile, uniqueTag, uploadInDialog } from './patients';
-import { signInToHome } from './session';
+import { logOut, signInToHome } from './session';
 import { fill, type Texts } from './texts';
 
 const rows = (page: Page) => page.locator('table.mp-patient-table tbody tr');
@@ -121,7 +121,8 @@ test('previous/next with page numbers, and load more, over 45 patients', async (
 });
 
 test('add a patient: required fields and a future birthday are refused; then their card opens', async ({ page, staff, texts }) => {
-  await signInToHome(page, texts, await staff.create('clinic_physicians'));
+  const physician = await staff.create('clinic_physicians');
+  await signInToHome(page, texts, physician);
   const list = texts.patientList;
   const form = texts.patients.form;
   await page.getByRole('button', { name: list.actions.addPatient }).first().click();
@@ -145,9 +146,15 @@ test('add a patient: required fields and a future birthday are refused; then the
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Greta ${tag}`);
   await expect(page.getByText(texts.api['patient.created'])).toBeVisible();
 
-  // The list knows them, and so does "Recently opened".
+  // The list knows them, and so does "Recently opened", until the user logs out.
   await page.getByRole('link', { name: texts.patientCard.backToList }).click();
   await expect(page.getByRole('navigation', { name: list.recent.label })).toContainText(`${tag}, Greta`);
+  await search(page, texts, tag);
+  await expect(nameLinks(page)).toHaveText([`${tag}, Greta`]);
+  await logOut(page, texts);
+  await signInToHome(page, texts, physician);
+  await expect(rows(page).first()).toBeVisible();
+  await expect(page.getByRole('navigation', { name: list.recent.label })).toHaveCount(0);
 });
 
 test('an exam uploaded from the list makes a new patient whose session reaches planning by itself; the same file again and a corrupted file are refused with their reasons', async ({
