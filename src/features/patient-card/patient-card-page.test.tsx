@@ -414,6 +414,9 @@ describe('request deletion', () => {
 
 describe('session comparison', () => {
   it('compares the two newest sessions: images with alt text, the plans drawn, the differences, zoom in step', async () => {
+    const example = getComparePatientTreatmentsResponseMock();
+    example.data.second.laserSettings = { ...example.data.second.laserSettings, iolStatus: 'pseudophakic' };
+    server.use(http.get('*/patients/:id/comparison', () => HttpResponse.json(example)));
     const { container } = await renderCard();
     const region = await waitFor(() => getByText(container, 'h2', 'Session comparison').closest('[role="region"]') as HTMLElement);
     await waitFor(() => expect(region.querySelectorAll('img')).toHaveLength(2));
@@ -429,6 +432,8 @@ describe('session comparison', () => {
     const cells = (name: string) => [...getByText(table, 'th', name).closest('tr')!.children].map(text);
     expect(cells('Total spots')).toEqual(['Total spots', '748', '762', '+14']);
     expect(cells('Date')).toEqual(['Date', '12/08/2026', '18/11/2026', '98 days']);
+    expect(cells('Spot size')).toEqual(['Spot size', '100 µm', '100 µm', '']);
+    expect(cells('IOL status')).toEqual(['IOL status', 'Phakic', 'Pseudophakic', 'Differs']);
 
     const layers = () => [...region.querySelectorAll<HTMLElement>('[data-testid="comparison-layer"]')].map((layer) => layer.style.transform);
     const [before] = layers();

@@ -190,7 +190,7 @@ function useDifferenceRows(first: ComparisonSide, second: ComparisonSide, differ
     const unit = { spotSizeUm: 'µm', pulseDurationMs: 'ms', laserDose: 'mW' }[key];
     return `${number(value as number, 2)} ${unit}`;
   };
-  return [
+  const rows: DifferenceRow[] = [
     { label: t('comparison.date'), first: formatDate(first.treatment.date, i18n.language), second: formatDate(second.treatment.date, i18n.language), difference: t('comparison.days', { count: differences.daysBetween }) },
     { label: t('settings.totalSpots'), first: number(first.treatment.totalSpots), second: number(second.treatment.totalSpots), difference: signed(differences.totalSpots) },
     { label: t('settings.laserPower'), first: setting(first, 'laserDose'), second: setting(second, 'laserDose'), difference: signed(differences.laserDose, 1) },
@@ -201,6 +201,8 @@ function useDifferenceRows(first: ComparisonSide, second: ComparisonSide, differ
     { label: t('settings.laserMode'), first: setting(first, 'laserMode'), second: setting(second, 'laserMode') },
     { label: t('settings.iolStatus'), first: setting(first, 'iolStatus'), second: setting(second, 'iolStatus') },
   ];
+  // Settings without an arithmetic difference still say when they differ, so no change hides in the table.
+  return rows.map((row) => ({ ...row, difference: row.difference ?? (row.first === row.second ? undefined : t('comparison.differs')) }));
 }
 
 function DifferenceTable({ first, second, differences }: { first: ComparisonSide; second: ComparisonSide; differences: Parameters<typeof useDifferenceRows>[2] }) {
