@@ -53,7 +53,7 @@ export function RequestDeletionDialog({ patient, userId, onClose }: { patient: P
         }}
       >
         <DialogBody>
-          <p>{t('deletion.explanation', { patient: `${patient.name} ${patient.secondName}` })}</p>
+          <p className="mp-dialog-text">{t('deletion.explanation', { patient: `${patient.name} ${patient.secondName}` })}</p>
           {request.error && (
             <Callout intent="danger" role="alert" className="mp-dialog-callout">
               {failureMessage(request.error)}
