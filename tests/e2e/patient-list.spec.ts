@@ -57,6 +57,26 @@ test('columns, sorting by a column, search, and the view kept in the URL', async
   await expect(birthday).toHaveAttribute('aria-sort', 'ascending');
 });
 
+test('a tablet (820 px wide): the table fits without scrolling sideways and no text is cut', async ({ page, staff, texts, playwright }) => {
+  await page.setViewportSize({ width: 820, height: 1180 });
+  const physician = await staff.create('clinic_nurses');
+  const api = await apiAs(playwright, physician);
+  const tag = uniqueTag();
+  await createPatient(api, { name: 'Maximiliane', secondName: `${tag}-Hohenzollern-Sigmaringen`, birthday: '1939-12-31', gender: 'female' });
+  await signInToHome(page, texts, physician);
+  await search(page, texts, tag);
+  await expect(rows(page)).toHaveCount(1);
+  const overflow = await page.evaluate(() => {
+    const cut = [...document.querySelectorAll<HTMLElement>('.mp-list-filters label, .mp-page-actions button, table th, table td')]
+      .filter((element) => element.offsetParent !== null && element.scrollWidth > element.clientWidth + 1)
+      .map((element) => element.textContent);
+    const scroll = document.querySelector<HTMLElement>('.mp-table-scroll')!;
+    return { cut, sideways: scroll.scrollWidth > scroll.clientWidth + 1, page: document.documentElement.scrollWidth > window.innerWidth };
+  });
+  expect(overflow).toEqual({ cut: [], sideways: false, page: false });
+  await expectNoAxeViolations(page);
+});
+
 test('birthday range: both ends inclusive, a reversed range refused without asking the server', async ({ page, staff, texts, playwright }) => {
   const physician = await staff.create('clinic_nurses');
   const api = await apiAs(playwright, physician);
