@@ -7,11 +7,13 @@
  */
 export interface BrightnessInput {
   /**
+   * Lowest power factor, for the darkest spots (default 0.8).
    * @minimum 0.5
    * @maximum 1
    */
   minFactor?: number;
   /**
+   * Highest power factor, for the brightest spots (default 1.2).
    * @minimum 1
    * @maximum 1.5
    */

@@ -3,12 +3,12 @@
  */
 
 export interface BrightnessModel {
-  /** Median brightness of the treated area (the session's brightness). */
+  /** Median brightness (0–1) of the treated area (the session's brightness). */
   medianBrightness: number;
-  /** Lowest power factor allowed (brightest spots). */
+  /** Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md). */
   minFactor: number;
-  /** Highest power factor allowed (darkest spots). */
+  /** Highest power factor allowed, for the brightest spots, which reflect more and absorb less. */
   maxFactor: number;
-  /** How strongly power follows brightness. */
+  /** How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW. */
   gamma: number;
 }

@@ -69,11 +69,14 @@ function proposedPlan(manifest: ExamManifest, fundus: PreparedImage): { plan: St
   const resize = fundus.width / fundus.entry.width;
   const examScale = manifest.exam.umPerPixel;
   const found = detectLandmarks(fundus.raster, { eye: manifest.exam.eye, umPerPixel: examScale ? examScale / resize : null });
-  const scale = scaleOf(found, examScale, resize);
+  const detectedScale = scaleOf(found, examScale, resize);
+  // The stored scale is rounded first and the zones derived from it, so their µm are their pixels times the
+  // plan's scale exactly (the plan's invariants check that).
+  const scale = { umPerPixel: Math.round(detectedScale.umPerPixel * 1000) / 1000, source: detectedScale.source };
   const zones = proposeExclusionZones(found, scale);
   return {
     plan: {
-      scale: { umPerPixel: Math.round(scale.umPerPixel * 1000) / 1000, source: scale.source },
+      scale,
       fovea: { x: round2(found.fovea.x), y: round2(found.fovea.y) },
       opticDisc: {
         center: { x: round2(found.opticDisc.center.x), y: round2(found.opticDisc.center.y) },

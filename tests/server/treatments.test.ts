@@ -109,9 +109,14 @@ describe('a valid exam', () => {
     expect(treatment.thumbnailUrl).toBe(image.thumbnailUrl);
     const { plan } = treatment;
     expect(plan.scale.umPerPixel).toBeGreaterThan(0);
-    expect(plan.exclusionZones.faz).toMatchObject({ kind: 'FAZ', radiusXUm: 500, center: plan.fovea });
-    expect(plan.exclusionZones.onh).toMatchObject({ kind: 'ONH', center: plan.opticDisc.center, marginUm: 200 });
-    expect(plan.exclusionZones.faz.radiusXPx).toBeCloseTo(500 / plan.scale.umPerPixel, 1);
+    const { faz, onh } = plan.exclusionZones;
+    expect(faz).toMatchObject({ kind: 'FAZ', center: plan.fovea });
+    expect(onh).toMatchObject({ kind: 'ONH', center: plan.opticDisc.center, marginUm: 200 });
+    // 500 µm, its pixels rounded up to 0.01 px: never smaller, and its µm are its pixels at the plan's scale.
+    expect(faz.radiusXPx).toBeCloseTo(500 / plan.scale.umPerPixel, 1);
+    expect(faz.radiusXUm).toBeGreaterThanOrEqual(500);
+    expect(faz.radiusXUm).toBeLessThan(500 + 0.01 * plan.scale.umPerPixel);
+    for (const zone of [faz, onh]) expect(zone.radiusXUm).toBe(zone.radiusXPx * plan.scale.umPerPixel);
     // The detector finds the painted fovea (truth in the file's pixels; the display image has the same size).
     const truth = exam.truth!;
     const discDiameter = 2 * truth.opticDisc.radiusPx;

@@ -418,10 +418,10 @@ export const comparePatientTreatmentsResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness of the treated area (the session\'s brightness).'),
-  "minFactor": zod.number().describe('Lowest power factor allowed (brightest spots).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed (darkest spots).'),
-  "gamma": zod.number().describe('How strongly power follows brightness.')
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
   "by": zod.object({
@@ -539,10 +539,10 @@ export const comparePatientTreatmentsResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness of the treated area (the session\'s brightness).'),
-  "minFactor": zod.number().describe('Lowest power factor allowed (brightest spots).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed (darkest spots).'),
-  "gamma": zod.number().describe('How strongly power follows brightness.')
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
   "by": zod.object({

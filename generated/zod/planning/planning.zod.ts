@@ -87,10 +87,10 @@ export const getPlanResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness of the treated area (the session\'s brightness).'),
-  "minFactor": zod.number().describe('Lowest power factor allowed (brightest spots).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed (darkest spots).'),
-  "gamma": zod.number().describe('How strongly power follows brightness.')
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
   "by": zod.object({
@@ -218,10 +218,10 @@ export const saveExclusionZonesResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness of the treated area (the session\'s brightness).'),
-  "minFactor": zod.number().describe('Lowest power factor allowed (brightest spots).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed (darkest spots).'),
-  "gamma": zod.number().describe('How strongly power follows brightness.')
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
   "by": zod.object({
@@ -339,10 +339,10 @@ export const saveMaculaGridResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness of the treated area (the session\'s brightness).'),
-  "minFactor": zod.number().describe('Lowest power factor allowed (brightest spots).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed (darkest spots).'),
-  "gamma": zod.number().describe('How strongly power follows brightness.')
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
   "by": zod.object({
@@ -368,8 +368,8 @@ export const saveBrightnessBodyMinFactorMin = 0.5;
 export const saveBrightnessBodyMinFactorMax = 1;export const saveBrightnessBodyMaxFactorMax = 1.5;
 
 export const saveBrightnessBody = zod.strictObject({
-  "minFactor": zod.number().min(saveBrightnessBodyMinFactorMin).max(saveBrightnessBodyMinFactorMax).optional(),
-  "maxFactor": zod.number().min(1).max(saveBrightnessBodyMaxFactorMax).optional()
+  "minFactor": zod.number().min(saveBrightnessBodyMinFactorMin).max(saveBrightnessBodyMinFactorMax).optional().describe('Lowest power factor, for the darkest spots (default 0.8).'),
+  "maxFactor": zod.number().min(1).max(saveBrightnessBodyMaxFactorMax).optional().describe('Highest power factor, for the brightest spots (default 1.2).')
 }).describe('Confirms the brightness-adapted power map, optionally with changed bounds.')
 
 export const saveBrightnessResponseDataStepIndexMin = 0;
@@ -451,10 +451,10 @@ export const saveBrightnessResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness of the treated area (the session\'s brightness).'),
-  "minFactor": zod.number().describe('Lowest power factor allowed (brightest spots).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed (darkest spots).'),
-  "gamma": zod.number().describe('How strongly power follows brightness.')
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
   "by": zod.object({
@@ -564,10 +564,10 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness of the treated area (the session\'s brightness).'),
-  "minFactor": zod.number().describe('Lowest power factor allowed (brightest spots).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed (darkest spots).'),
-  "gamma": zod.number().describe('How strongly power follows brightness.')
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
   "by": zod.object({

@@ -40,4 +40,11 @@ describe('proposeExclusionZones', () => {
     expect(onh.radiusXPx).toBe(120 + ONH_MARGIN_UM / 8);
     expect(onh.marginUm).toBe(ONH_MARGIN_UM);
   });
+
+  it('rounds a radius up to 0.01 px, so a zone is never smaller than its clinical size, and keeps µm = px × scale', () => {
+    const { faz } = proposeExclusionZones(landmarks, { umPerPixel: 7.5, source: 'manifest' });
+    expect(faz.radiusXPx).toBe(66.67);
+    expect(faz.radiusXUm).toBe(66.67 * 7.5);
+    expect(faz.radiusXUm).toBeGreaterThanOrEqual(FAZ_RADIUS_UM);
+  });
 });

@@ -1,0 +1,116 @@
+// Distances to a filled ellipse, for "does this spot touch that zone". No geometry package on npm does
+// point-to-ellipse distance robustly and small (see docs/architecture.md): this is D. Eberly's bisection
+// ("Distance from a Point to an Ellipse, an Ellipsoid, or a Hyperellipsoid", Geometric Tools, 2013),
+// which converges for every input, including points near the axes where Newton's method fails.
+
+export interface Ellipse {
+  /** Centre, in the frame of the caller (any unit, y up or down alike). */
+  cx: number;
+  cy: number;
+  /** Semi-axes, > 0. */
+  rx: number;
+  ry: number;
+  /** Angle of the rx axis from the frame's x axis towards its y axis, radians. */
+  rotation: number;
+}
+
+/** Largest number of bisection steps: a double has 1,074 halvings between its extremes; ~60 are typical. */
+const MAX_STEPS = 1100;
+
+/** Root of F(s) = (r0·z0/(s+r0))² + (z1/(s+1))² − 1 with F decreasing (Eberly's GetRoot, 2-D). */
+function root(r0: number, z0: number, z1: number, g: number): number {
+  const n0 = r0 * z0;
+  let s0 = z1 - 1;
+  let s1 = g < 0 ? 0 : Math.hypot(n0, z1) - 1;
+  let s = 0;
+  for (let step = 0; step < MAX_STEPS; step++) {
+    s = (s0 + s1) / 2;
+    if (s === s0 || s === s1) break;
+    const ratio0 = n0 / (s + r0);
+    const ratio1 = z1 / (s + 1);
+    const value = ratio0 * ratio0 + ratio1 * ratio1 - 1;
+    if (value > 0) s0 = s;
+    else if (value < 0) s1 = s;
+    else break;
+  }
+  return s;
+}
+
+/** Distance from (y0, y1), both ≥ 0 and outside, to the axis-aligned ellipse with semi-axes e0 ≥ e1 > 0. */
+function quadrantDistance(e0: number, e1: number, y0: number, y1: number): number {
+  if (y1 > 0) {
+    if (y0 > 0) {
+      const z0 = y0 / e0;
+      const z1 = y1 / e1;
+      const g = z0 * z0 + z1 * z1 - 1;
+      if (g === 0) return 0;
+      const r0 = (e0 / e1) ** 2;
+      const s = root(r0, z0, z1, g);
+      const x0 = (r0 * y0) / (s + r0);
+      const x1 = y1 / (s + 1);
+      return Math.hypot(x0 - y0, x1 - y1);
+    }
+    return Math.abs(y1 - e1);
+  }
+  const numer = e0 * y0;
+  const denom = e0 * e0 - e1 * e1;
+  if (numer < denom) {
+    const xde = numer / denom;
+    const x0 = e0 * xde;
+    const x1 = e1 * Math.sqrt(1 - xde * xde);
+    return Math.hypot(x0 - y0, x1);
+  }
+  return Math.abs(y0 - e0);
+}
+
+/** The point in the ellipse's own axes (centred, unrotated). */
+function local(ellipse: Ellipse, x: number, y: number): [number, number] {
+  const dx = x - ellipse.cx;
+  const dy = y - ellipse.cy;
+  const cos = Math.cos(ellipse.rotation);
+  const sin = Math.sin(ellipse.rotation);
+  return [dx * cos + dy * sin, -dx * sin + dy * cos];
+}
+
+/** True when (x, y) lies inside the ellipse or on its edge. */
+export function insideEllipse(ellipse: Ellipse, x: number, y: number): boolean {
+  const [u, v] = local(ellipse, x, y);
+  return (u / ellipse.rx) ** 2 + (v / ellipse.ry) ** 2 <= 1;
+}
+
+/** Distance from (x, y) to the filled ellipse: 0 inside or on the edge. */
+export function distanceToEllipse(ellipse: Ellipse, x: number, y: number): number {
+  const [u, v] = local(ellipse, x, y);
+  const a = Math.abs(u);
+  const b = Math.abs(v);
+  if ((a / ellipse.rx) ** 2 + (b / ellipse.ry) ** 2 <= 1) return 0;
+  return ellipse.rx >= ellipse.ry ? quadrantDistance(ellipse.rx, ellipse.ry, a, b) : quadrantDistance(ellipse.ry, ellipse.rx, b, a);
+}
+
+/**
+ * True when a disc of `radius` around (x, y) reaches the filled ellipse (touching counts). Cheap bounds
+ * first: most spots are far away or deep inside.
+ */
+export function discTouchesEllipse(ellipse: Ellipse, x: number, y: number, radius: number): boolean {
+  // Squared distances (Math.hypot is several times slower, and this runs for every spot and zone).
+  const dx = x - ellipse.cx;
+  const dy = y - ellipse.cy;
+  const squared = dx * dx + dy * dy;
+  const outer = Math.max(ellipse.rx, ellipse.ry) + radius;
+  if (squared > outer * outer) return false;
+  const inner = Math.min(ellipse.rx, ellipse.ry) + radius;
+  if (squared <= inner * inner) return true;
+  return distanceToEllipse(ellipse, x, y) <= radius;
+}
+
+/** Points on the ellipse's edge, evenly spaced in its parameter. */
+export function ellipseOutline(ellipse: Ellipse, count: number): { x: number; y: number }[] {
+  const cos = Math.cos(ellipse.rotation);
+  const sin = Math.sin(ellipse.rotation);
+  return Array.from({ length: count }, (_, k) => {
+    const t = (2 * Math.PI * k) / count;
+    const u = ellipse.rx * Math.cos(t);
+    const v = ellipse.ry * Math.sin(t);
+    return { x: ellipse.cx + u * cos - v * sin, y: ellipse.cy + u * sin + v * cos };
+  });
+}

@@ -1,0 +1,242 @@
+/// <reference types="vite/client" />
+// Properties of the plan geometry over random plans: image sizes, scales, both eyes, zone positions, sizes
+// and rotations, apertures and every grid setting the contract allows. The laid-out grid is judged by
+// checks written apart from the domain's (sampled rims, a brute-force neighbour search), and every kind of
+// broken plan must be refused by the invariant check with its own code.
+// Runs: PLAN_PROPERTY_RUNS (default 1,000; `npm run test:plan-properties` runs 100,000), seed: PLAN_PROPERTY_SEED.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POWER_LIMITS, spotPowerMw } from './brightness';
+import { insideEllipse, type Ellipse } from './ellipse';
+import { zoneInRetina, zoneOf, type ExclusionZone } from './exclusion-zones';
+import { retinaFrame, retinaPoint, toImage } from './frames';
+import { gridPitchUm, gridSurroundings, layOutGrid, TooManySpotsError, type GridSettings, type GridSpot, type ImagedField } from './macula-grid';
+import { checkPlan, type CheckedPlan, type PlanProblemCode, type PlanSpot } from './plan-invariants';
+
+// Vitest passes the process's environment through import.meta.env, which Vite replaces where it is written
+// out in full (the domain has no Node types).
+const env = import.meta.env as Record<string, string | undefined>;
+const RUNS = Number(env.PLAN_PROPERTY_RUNS ?? 1000);
+const SEED = env.PLAN_PROPERTY_SEED === undefined ? undefined : Number(env.PLAN_PROPERTY_SEED);
+const TIMEOUT_MS = Math.max(60_000, RUNS * 20);
+
+interface Scenario {
+  field: ImagedField;
+  umPerPixel: number;
+  fovea: { x: number; y: number };
+  faz: ExclusionZone;
+  onh: ExclusionZone;
+  settings: GridSettings;
+}
+
+const double = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    width: fc.integer({ min: 256, max: 4096 }),
+    height: fc.integer({ min: 256, max: 4096 }),
+    umPerPixel: double(2, 30),
+    eye: fc.constantFrom('OD', 'OS'),
+    foveaAt: fc.tuple(double(0.25, 0.75), double(0.25, 0.75)),
+    aperture: fc.option(fc.tuple(double(0.3, 0.55), double(-0.05, 0.05), double(-0.05, 0.05)), { nil: null }),
+    faz: fc.tuple(double(150, 900), double(150, 900), double(-180, 180)),
+    discDistanceUm: double(3500, 5500),
+    discDropUm: double(-600, 600),
+    onh: fc.tuple(double(500, 1700), double(500, 1700), double(-180, 180)),
+    pattern: fc.constantFrom('hexagonal' as const, 'square' as const),
+    spotSizeUm: double(50, 500),
+    spacing: double(0.5, 4),
+    innerRadiusUm: double(0, 3000),
+    outerRadiusUm: double(500, 6000),
+  })
+  .map((r) => {
+    const fovea = { x: r.width * r.foveaAt[0], y: r.height * r.foveaAt[1] };
+    const scale = { umPerPixel: r.umPerPixel };
+    const side = r.eye === 'OD' ? 1 : -1;
+    const minSide = Math.min(r.width, r.height);
+    const aperture = r.aperture && {
+      center: { x: r.width / 2 + r.aperture[1] * r.width, y: r.height / 2 + r.aperture[2] * r.height },
+      radiusPx: r.aperture[0] * minSide * 2,
+    };
+    return {
+      field: { width: r.width, height: r.height, aperture },
+      umPerPixel: r.umPerPixel,
+      fovea,
+      faz: zoneOf('FAZ', { center: fovea, radiusXPx: r.faz[0] / r.umPerPixel, radiusYPx: r.faz[1] / r.umPerPixel, rotationDeg: r.faz[2] }, scale),
+      onh: zoneOf(
+        'ONH',
+        {
+          center: { x: fovea.x + (side * r.discDistanceUm) / r.umPerPixel, y: fovea.y + r.discDropUm / r.umPerPixel },
+          radiusXPx: r.onh[0] / r.umPerPixel,
+          radiusYPx: r.onh[1] / r.umPerPixel,
+          rotationDeg: r.onh[2],
+        },
+        scale,
+        200,
+      ),
+      settings: { pattern: r.pattern, spotSizeUm: r.spotSizeUm, spacing: r.spacing, innerRadiusUm: r.innerRadiusUm, outerRadiusUm: r.outerRadiusUm },
+    };
+  });
+
+function layOut(s: Scenario): GridSpot[] | null {
+  try {
+    return layOutGrid(s.settings, gridSurroundings(retinaFrame(s.fovea, s.umPerPixel), [s.faz, s.onh], s.field));
+  } catch (error) {
+    if (error instanceof TooManySpotsError) return null;
+    throw error;
+  }
+}
+
+const RIM_POINTS = 72;
+
+/** Written apart from the domain: a point of the spot's rim (or its centre) inside the zone, or a point of the zone's rim inside the spot. */
+function sampledTouch(zone: Ellipse, x: number, y: number, radius: number): boolean {
+  if (Math.hypot(x - zone.cx, y - zone.cy) > Math.max(zone.rx, zone.ry) + radius) return false;
+  if (insideEllipse(zone, x, y)) return true;
+  for (let k = 0; k < RIM_POINTS; k++) {
+    const t = (2 * Math.PI * k) / RIM_POINTS;
+    if (insideEllipse(zone, x + radius * Math.cos(t), y + radius * Math.sin(t))) return true;
+  }
+  const cos = Math.cos(zone.rotation);
+  const sin = Math.sin(zone.rotation);
+  for (let k = 0; k < RIM_POINTS * 4; k++) {
+    const t = (2 * Math.PI * k) / (RIM_POINTS * 4);
+    const u = zone.rx * Math.cos(t);
+    const v = zone.ry * Math.sin(t);
+    if (Math.hypot(zone.cx + u * cos - v * sin - x, zone.cy + u * sin + v * cos - y) < radius) return true;
+  }
+  return false;
+}
+
+/** The smallest distance between two spots, by a bucket search of its own. */
+function smallestGap(spots: readonly GridSpot[], bucket: number): number {
+  const buckets = new Map<string, GridSpot[]>();
+  for (const spot of spots) {
+    const key = `${Math.round(spot.xUm / bucket)}:${Math.round(spot.yUm / bucket)}`;
+    const bucketed = buckets.get(key);
+    if (bucketed) bucketed.push(spot);
+    else buckets.set(key, [spot]);
+  }
+  let gap = Number.POSITIVE_INFINITY;
+  for (const spot of spots) {
+    const bx = Math.round(spot.xUm / bucket);
+    const by = Math.round(spot.yUm / bucket);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const other of buckets.get(`${bx + dx}:${by + dy}`) ?? []) {
+          if (other !== spot) gap = Math.min(gap, Math.hypot(other.xUm - spot.xUm, other.yUm - spot.yUm));
+        }
+      }
+    }
+  }
+  return gap;
+}
+
+function planOf(s: Scenario, spots: readonly PlanSpot[]): CheckedPlan {
+  return { scale: { umPerPixel: s.umPerPixel }, fovea: s.fovea, exclusionZones: { faz: s.faz, onh: s.onh }, gridSettings: s.settings, spots, brightness: { medianBrightness: 0.4, minFactor: 0.8, maxFactor: 1.2, gamma: 0.5 }, laserDose: 90 };
+}
+
+const FACTORS = [0.8, 0.9, 1, 1.1, 1.2];
+const powered = (spots: readonly GridSpot[]): PlanSpot[] =>
+  spots.map((spot, k) => ({ ...spot, brightness: 0.4, powerFactor: FACTORS[k % 5], powerMw: spotPowerMw(90, FACTORS[k % 5]) }));
+
+const check = (s: Scenario, plan: CheckedPlan) => checkPlan(plan, { field: s.field, limits: DEFAULT_POWER_LIMITS, powers: true, packing: true }).map((p) => p.code);
+
+const parameters = { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) };
+
+describe(`plan geometry over ${RUNS} random plans`, () => {
+  it(
+    'lays out no spot that touches a zone, leaves the field or the ring, or comes closer than the spacing; the check agrees',
+    () => {
+      fc.assert(
+        fc.property(scenario, (s) => {
+          const spots = layOut(s);
+          if (!spots) return;
+          const frame = retinaFrame(s.fovea, s.umPerPixel);
+          const zones = [zoneInRetina(s.faz, frame), zoneInRetina(s.onh, frame)];
+          const radiusUm = s.settings.spotSizeUm / 2;
+          const radiusPx = radiusUm / s.umPerPixel;
+          // Plain comparisons per spot (an expect per spot would cost more than the layout); the first spot
+          // that breaks one is reported with the reason.
+          const broken = spots
+            .map((spot) => {
+              if (zones.some((zone) => sampledTouch(zone, spot.xUm, spot.yUm, radiusUm))) return 'touches a zone';
+              if (spot.x - radiusPx < 0 || spot.y - radiusPx < 0 || spot.x + radiusPx > s.field.width || spot.y + radiusPx > s.field.height) return 'leaves the image';
+              const { aperture } = s.field;
+              if (aperture && Math.hypot(spot.x - aperture.center.x, spot.y - aperture.center.y) + radiusPx > aperture.radiusPx) return 'leaves the aperture';
+              const distance = Math.hypot(spot.xUm, spot.yUm);
+              if (distance - radiusUm < s.settings.innerRadiusUm || distance + radiusUm > s.settings.outerRadiusUm) return 'leaves the ring';
+              const image = toImage(frame, retinaPoint(spot.xUm, spot.yUm));
+              if (image.x !== spot.x || image.y !== spot.y) return 'pixels disagree with µm';
+              return null;
+            })
+            .findIndex((reason) => reason !== null);
+          expect(broken === -1 ? null : spots[broken]).toBeNull();
+          const pitch = gridPitchUm(s.settings);
+          if (spots.length > 1) expect(smallestGap(spots, pitch)).toBeGreaterThanOrEqual(pitch * (1 - 1e-9));
+          expect(new Set(spots.map((spot) => spot.id)).size).toBe(spots.length);
+          expect(check(s, planOf(s, powered(spots))).filter((code) => code !== 'plan.no_spots' && code !== 'plan.zone_outside_image' && code !== 'plan.zones_overlap')).toEqual([]);
+        }),
+        parameters,
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  type Breakage = { name: string; code: PlanProblemCode; apply: (s: Scenario, spots: PlanSpot[], k: number) => PlanSpot[] | null };
+
+  const at = (spots: PlanSpot[], k: number, change: Partial<PlanSpot>) => spots.map((spot, index) => (index === k ? { ...spot, ...change } : spot));
+  const breakages: Breakage[] = [
+    {
+      name: 'a spot moved onto the fovea',
+      code: 'plan.spot_in_exclusion_zone',
+      apply: (s, spots, k) => at(spots, k, { xUm: 1, yUm: 0, ...pixelsOf(s, 1, 0) }),
+    },
+    {
+      name: 'a spot moved onto the disc',
+      code: 'plan.spot_in_exclusion_zone',
+      apply: (s, spots, k) => {
+        const frame = retinaFrame(s.fovea, s.umPerPixel);
+        const disc = zoneInRetina(s.onh, frame);
+        return at(spots, k, { xUm: disc.cx, yUm: disc.cy, x: s.onh.center.x, y: s.onh.center.y });
+      },
+    },
+    { name: 'a spot beyond the image', code: 'plan.spot_outside_field', apply: (s, spots, k) => at(spots, k, { x: s.field.width + 5 }) },
+    { name: 'a power above the device', code: 'plan.power_out_of_limits', apply: (_, spots, k) => at(spots, k, { powerMw: 1000.1 + k }) },
+    { name: 'a power of zero', code: 'plan.power_out_of_limits', apply: (_, spots, k) => at(spots, k, { powerMw: 0 }) },
+    { name: 'a spot left out', code: 'plan.spot_count_mismatch', apply: (_, spots, k) => spots.filter((__, index) => index !== k) },
+    { name: 'a spot twice', code: 'plan.duplicate_spot_id', apply: (_, spots, k) => [...spots, spots[k]] },
+    {
+      name: 'a spot nudged off its lattice position',
+      code: 'plan.spot_off_grid',
+      apply: (s, spots, k) => {
+        const spot = spots[k];
+        const xUm = spot.xUm + s.settings.spotSizeUm * 0.01;
+        return at(spots, k, { xUm, ...pixelsOf(s, xUm, spot.yUm) });
+      },
+    },
+    { name: 'pixels that do not follow the µm', code: 'plan.spot_coordinates_disagree', apply: (_, spots, k) => at(spots, k, { y: spots[k].y + 0.25 }) },
+    { name: 'every spot removed', code: 'plan.no_spots', apply: (_, spots) => spots.map((spot) => ({ ...spot, enabled: false })) },
+  ];
+
+  function pixelsOf(s: Scenario, xUm: number, yUm: number) {
+    return toImage(retinaFrame(s.fovea, s.umPerPixel), retinaPoint(xUm, yUm));
+  }
+
+  it(
+    'refuses every broken plan with the code of what is broken',
+    () => {
+      fc.assert(
+        fc.property(scenario, fc.constantFrom(...breakages), fc.nat(), (s, breakage, pick) => {
+          const spots = layOut(s);
+          if (!spots?.length) return;
+          const broken = breakage.apply(s, powered(spots), pick % spots.length);
+          if (!broken) return;
+          expect(check(s, planOf(s, broken))).toContain(breakage.code);
+        }),
+        parameters,
+      );
+    },
+    TIMEOUT_MS,
+  );
+});
