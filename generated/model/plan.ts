@@ -3,9 +3,11 @@
  */
 import type { PlanStepName } from './planStepName';
 import type { PlanStepIndex } from './planStepIndex';
+import type { PlanRevision } from './planRevision';
 import type { PlanScale } from './planScale';
 import type { PlanFovea } from './planFovea';
 import type { PlanOpticDisc } from './planOpticDisc';
+import type { PlanImagedField } from './planImagedField';
 import type { PlanExclusionZones } from './planExclusionZones';
 import type { PlanGridSettings } from './planGridSettings';
 import type { Spot } from './spot';
@@ -19,10 +21,13 @@ import type { PlanParameterSet } from './planParameterSet';
 export interface Plan {
   step: PlanStepName;
   stepIndex: PlanStepIndex;
+  revision: PlanRevision;
   scale: PlanScale;
   /** Detected (or moved) fovea centre. */
   fovea: PlanFovea;
   opticDisc: PlanOpticDisc;
+  /** The part of the display image that shows retina (null before processing has finished). */
+  imagedField: PlanImagedField;
   exclusionZones: PlanExclusionZones;
   gridSettings: PlanGridSettings;
   spots: Spot[];

@@ -6,6 +6,7 @@ import * as issueReports from './migrations/0003-issue-reports';
 import * as patientSessionFacts from './migrations/0004-patient-session-facts';
 import * as listIndexesAndVersions from './migrations/0005-list-indexes-and-versions';
 import * as otherListIndexes from './migrations/0006-other-list-indexes';
+import * as planRevisions from './migrations/0007-plan-revisions';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-patient-session-facts': patientSessionFacts,
   '0005-list-indexes-and-versions': listIndexesAndVersions,
   '0006-other-list-indexes': otherListIndexes,
+  '0007-plan-revisions': planRevisions,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

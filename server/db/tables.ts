@@ -4,7 +4,8 @@ import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable 
 import type { Plan } from '../../generated/model/plan';
 
 /** The plan as stored: the contract's Plan without the step, which lives in its own columns. */
-export type StoredPlan = Omit<Plan, 'step' | 'stepIndex'>;
+/** The plan as stored: step, step index and revision are columns of the session. */
+export type StoredPlan = Omit<Plan, 'step' | 'stepIndex' | 'revision'>;
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -181,6 +182,24 @@ export interface TreatmentsTable {
   plan: NullableJson<StoredPlan>;
   /** What the detector found, with its confidence (kept for review; the plan holds what is used). */
   detection: NullableJson<Record<string, unknown>>;
+  /** Saves of the plan so far (contract PlanRevision). */
+  plan_revision: Generated<number>;
+  /** "Modified": the physician who changed a plan someone else prepared, as named then, and when. */
+  modified_by: string | null;
+  modified_by_name: string | null;
+  modified_at: Timestamp | null;
+}
+
+export interface PlanChangesTable {
+  id: Generated<string>;
+  treatment_id: string;
+  at: CreatedAt;
+  user_id: string | null;
+  user_name: string | null;
+  action: string;
+  step: string;
+  revision: number;
+  details: Json<Record<string, unknown>>;
 }
 
 export interface TreatmentIssueReportsTable {
@@ -264,6 +283,7 @@ export interface Tables {
   notification_settings: NotificationSettingsTable;
   patients: PatientsTable;
   treatments: TreatmentsTable;
+  plan_changes: PlanChangesTable;
   treatment_images: TreatmentImagesTable;
   treatment_issue_reports: TreatmentIssueReportsTable;
   jobs: JobsTable;

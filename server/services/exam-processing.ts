@@ -82,6 +82,11 @@ function proposedPlan(manifest: ExamManifest, fundus: PreparedImage): { plan: St
         center: { x: round2(found.opticDisc.center.x), y: round2(found.opticDisc.center.y) },
         radiusPx: round2(found.opticDisc.radiusPx),
       },
+      imagedField: {
+        width: fundus.width,
+        height: fundus.height,
+        aperture: found.aperture ? { center: { x: round2(found.aperture.center.x), y: round2(found.aperture.center.y) }, radiusPx: Math.floor(found.aperture.radiusPx * 100) / 100 } : null,
+      },
       exclusionZones: zones,
       gridSettings: null,
       spots: [],
@@ -185,6 +190,20 @@ export function examProcessing(ctx: AppContext): JobDefinition {
             updated_at: now,
           })
           .where('id', '=', treatment.id)
+          .execute();
+        // The first entry of the plan's audit trail: the system's proposal (revision 0).
+        await tx
+          .insertInto('plan_changes')
+          .values({
+            treatment_id: treatment.id,
+            at: now,
+            user_id: null,
+            user_name: null,
+            action: 'proposed',
+            step: 'initial_exclusion_boundaries',
+            revision: 0,
+            details: JSON.stringify({ fazUm: plan.exclusionZones!.faz.radiusXUm, onhUm: plan.exclusionZones!.onh.radiusXUm }),
+          })
           .execute();
         const patient = await tx.selectFrom('patients').select(['name', 'second_name']).where('id', '=', treatment.patient_id).executeTakeFirst();
         if (treatment.created_by && patient) {

@@ -47,8 +47,9 @@ export function toTreatmentSummary(row: TreatmentRow, lang: Lang, fundusImageId:
     totalSpots: row.total_spots,
     thumbnailUrl: fundusImageId ? imagePath(row.id, fundusImageId, 'thumbnail') : null,
     error: errorOf(row, lang),
-    // "Modified" arrives with the planning steps (a later issue).
-    modified: null,
+    // The physician as named then; the id stays even when the account is gone (as with issue reports).
+    modified:
+      row.modified_at === null ? null : { by: { id: row.modified_by ?? row.id, name: row.modified_by_name ?? '' }, at: new Date(row.modified_at).toISOString() },
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -70,9 +71,11 @@ export function planOf(row: TreatmentRow): Plan {
   return {
     step: row.step as PlanStepName,
     stepIndex: row.step_index as PlanStepIndex,
+    revision: row.plan_revision,
     scale: stored?.scale ?? null,
     fovea: stored?.fovea ?? null,
     opticDisc: stored?.opticDisc ?? null,
+    imagedField: stored?.imagedField ?? null,
     exclusionZones: stored?.exclusionZones ?? null,
     gridSettings: stored?.gridSettings ?? null,
     spots: stored?.spots ?? [],

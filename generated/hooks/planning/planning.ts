@@ -57,12 +57,16 @@ import type {
 } from '../../model/notFoundResponse';
 
 import type {
-  NotImplementedResponse
-} from '../../model/notImplementedResponse';
-
-import type {
   PayloadTooLargeResponse
 } from '../../model/payloadTooLargeResponse';
+
+import type {
+  PlanAuditResponse
+} from '../../model/planAuditResponse';
+
+import type {
+  PlanConflict
+} from '../../model/planConflict';
 
 import type {
   PlanResponse
@@ -197,7 +201,7 @@ export const saveExclusionZones = (
   
 
 
-export const getSaveExclusionZonesMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
+export const getSaveExclusionZonesMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext> => {
 
@@ -224,12 +228,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveExclusionZonesMutationResult = NonNullable<Awaited<ReturnType<typeof saveExclusionZones>>>
     export type SaveExclusionZonesMutationBody = BodyType<ExclusionZonesInput>
-    export type SaveExclusionZonesMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
+    export type SaveExclusionZonesMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>
 
     /**
  * @summary Confirm the exclusion zones
  */
-export const useSaveExclusionZones = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
+export const useSaveExclusionZones = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveExclusionZones>>, TError,{id: string;data: BodyType<ExclusionZonesInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveExclusionZones>>,
@@ -263,7 +267,7 @@ export const saveMaculaGrid = (
   
 
 
-export const getSaveMaculaGridMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
+export const getSaveMaculaGridMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext> => {
 
@@ -290,12 +294,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveMaculaGridMutationResult = NonNullable<Awaited<ReturnType<typeof saveMaculaGrid>>>
     export type SaveMaculaGridMutationBody = BodyType<MaculaGridInput>
-    export type SaveMaculaGridMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
+    export type SaveMaculaGridMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>
 
     /**
  * @summary Confirm the macula grid
  */
-export const useSaveMaculaGrid = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
+export const useSaveMaculaGrid = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveMaculaGrid>>, TError,{id: string;data: BodyType<MaculaGridInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveMaculaGrid>>,
@@ -329,7 +333,7 @@ export const saveBrightness = (
   
 
 
-export const getSaveBrightnessMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
+export const getSaveBrightnessMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext> => {
 
@@ -356,12 +360,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveBrightnessMutationResult = NonNullable<Awaited<ReturnType<typeof saveBrightness>>>
     export type SaveBrightnessMutationBody = BodyType<BrightnessInput>
-    export type SaveBrightnessMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
+    export type SaveBrightnessMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>
 
     /**
  * @summary Confirm the brightness-adapted powers
  */
-export const useSaveBrightness = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
+export const useSaveBrightness = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveBrightness>>,
@@ -395,7 +399,7 @@ export const saveFinalAdjustments = (
   
 
 
-export const getSaveFinalAdjustmentsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
+export const getSaveFinalAdjustmentsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext> => {
 
@@ -422,12 +426,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveFinalAdjustmentsMutationResult = NonNullable<Awaited<ReturnType<typeof saveFinalAdjustments>>>
     export type SaveFinalAdjustmentsMutationBody = BodyType<FinalAdjustmentsInput>
-    export type SaveFinalAdjustmentsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
+    export type SaveFinalAdjustmentsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>
 
     /**
  * @summary Save final adjustments before sign-off
  */
-export const useSaveFinalAdjustments = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>,
+export const useSaveFinalAdjustments = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveFinalAdjustments>>, TError,{id: string;data: BodyType<FinalAdjustmentsInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveFinalAdjustments>>,
@@ -440,4 +444,95 @@ export const useSaveFinalAdjustments = <TError = ErrorType<BadRequestResponse | 
 
       return useMutation(mutationOptions, queryClient);
     }
+    /**
+ * **Addition.** Every change to the plan, oldest first: the proposal at processing, each saved step (what changed, in a sentence in the reader's language, and what a change reset), sign-off, the packed parameter set and an issue report. Who did it (null for the system), when, at which step and revision.
+ * @summary Read the audit trail of a session's plan
+ */
+export const listTreatmentAudit = (
+    id: string,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<PlanAuditResponse>(
+      {url: `/treatments/${id}/audit`, method: 'GET', signal
+    },
+      options);
+    }
+  
+
+
+
+export const getListTreatmentAuditQueryKey = (id?: string,) => {
+    return [
+    `/treatments/${id}/audit`
+    ] as const;
+    }
+
     
+export const getListTreatmentAuditQueryOptions = <TData = Awaited<ReturnType<typeof listTreatmentAudit>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentAudit>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTreatmentAuditQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTreatmentAudit>>> = ({ signal }) => listTreatmentAudit(id, requestOptions, signal);
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTreatmentAudit>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListTreatmentAuditQueryResult = NonNullable<Awaited<ReturnType<typeof listTreatmentAudit>>>
+export type ListTreatmentAuditQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>
+
+
+export function useListTreatmentAudit<TData = Awaited<ReturnType<typeof listTreatmentAudit>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentAudit>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listTreatmentAudit>>,
+          TError,
+          Awaited<ReturnType<typeof listTreatmentAudit>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListTreatmentAudit<TData = Awaited<ReturnType<typeof listTreatmentAudit>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentAudit>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listTreatmentAudit>>,
+          TError,
+          Awaited<ReturnType<typeof listTreatmentAudit>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListTreatmentAudit<TData = Awaited<ReturnType<typeof listTreatmentAudit>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentAudit>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read the audit trail of a session's plan
+ */
+
+export function useListTreatmentAudit<TData = Awaited<ReturnType<typeof listTreatmentAudit>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentAudit>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListTreatmentAuditQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+

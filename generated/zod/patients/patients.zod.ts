@@ -302,7 +302,8 @@ export const comparePatientTreatmentsQueryParams = zod.strictObject({
 
 export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMin = 0;
-export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMin = -180;
+export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstPlanRevisionMin = 0;
+export const comparePatientTreatmentsResponseDataFirstPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMax = 180;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazMarginUmMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhRotationDegMax = 180;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhMarginUmMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsSpotSizeUmMin = 50;
 export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsSpotSizeUmMax = 500;export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsSpacingMin = 0.5;
@@ -312,7 +313,8 @@ export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsOuterRadiu
 export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemBrightnessMax = 1;export const comparePatientTreatmentsResponseDataFirstPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
 export const comparePatientTreatmentsResponseDataFirstLaserSettingsPulseDurationMsMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsLaserDoseMin = 0;export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMin = 0;
-export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMin = -180;
+export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondPlanRevisionMin = 0;
+export const comparePatientTreatmentsResponseDataSecondPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMax = 180;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazMarginUmMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhRotationDegMax = 180;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhMarginUmMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsSpotSizeUmMin = 50;
 export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsSpotSizeUmMax = 500;export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsSpacingMin = 0.5;
@@ -356,6 +358,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "plan": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(comparePatientTreatmentsResponseDataFirstPlanStepIndexMin).max(comparePatientTreatmentsResponseDataFirstPlanStepIndexMax),
+  "revision": zod.number().min(comparePatientTreatmentsResponseDataFirstPlanRevisionMin).max(comparePatientTreatmentsResponseDataFirstPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -371,6 +374,17 @@ export const comparePatientTreatmentsResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -477,6 +491,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "plan": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(comparePatientTreatmentsResponseDataSecondPlanStepIndexMin).max(comparePatientTreatmentsResponseDataSecondPlanStepIndexMax),
+  "revision": zod.number().min(comparePatientTreatmentsResponseDataSecondPlanRevisionMin).max(comparePatientTreatmentsResponseDataSecondPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -492,6 +507,17 @@ export const comparePatientTreatmentsResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),

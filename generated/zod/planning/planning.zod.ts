@@ -9,7 +9,8 @@ import * as zod from 'zod';
  * @summary Read the plan of a session
  */
 export const getPlanResponseDataStepIndexMin = 0;
-export const getPlanResponseDataStepIndexMax = 8;export const getPlanResponseDataExclusionZonesFazRotationDegMin = -180;
+export const getPlanResponseDataStepIndexMax = 8;export const getPlanResponseDataRevisionMin = 0;
+export const getPlanResponseDataRevisionMax = 1000000;export const getPlanResponseDataExclusionZonesFazRotationDegMin = -180;
 export const getPlanResponseDataExclusionZonesFazRotationDegMax = 180;export const getPlanResponseDataExclusionZonesFazMarginUmMin = 0;export const getPlanResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const getPlanResponseDataExclusionZonesOnhRotationDegMax = 180;export const getPlanResponseDataExclusionZonesOnhMarginUmMin = 0;export const getPlanResponseDataGridSettingsSpotSizeUmMin = 50;
 export const getPlanResponseDataGridSettingsSpotSizeUmMax = 500;export const getPlanResponseDataGridSettingsSpacingMin = 0.5;
@@ -25,6 +26,7 @@ export const getPlanResponse = zod.object({
   "data": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(getPlanResponseDataStepIndexMin).max(getPlanResponseDataStepIndexMax),
+  "revision": zod.number().min(getPlanResponseDataRevisionMin).max(getPlanResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -40,6 +42,17 @@ export const getPlanResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -112,13 +125,15 @@ export const getPlanResponse = zod.object({
  * **Addition.** Wizard step 1: confirms the FAZ and ONH zones as proposed at processing, or as moved and resized by the user (image pixels; the server derives µm from the plan's scale). The step becomes `exclusion_boundaries` and the server at once proposes the macula grid around the fovea, skipping every spot that touches a zone: the answer is at `pre_macula_grid_pattern`. Allowed from `initial_exclusion_boundaries` to `confirm_sign_off`; saving again resets every later step (grid, brightness and final adjustments are proposed anew). 409 before processing has finished or after sign-off; 422 when a zone lies outside the image or the zones overlap; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
  * @summary Confirm the exclusion zones
  */
-export const saveExclusionZonesBodyFazRadiusXPxMax = 10000;export const saveExclusionZonesBodyFazRadiusYPxMax = 10000;export const saveExclusionZonesBodyFazRotationDegDefault = 0;
+export const saveExclusionZonesBodyRevisionMin = 0;
+export const saveExclusionZonesBodyRevisionMax = 1000000;export const saveExclusionZonesBodyFazRadiusXPxMax = 10000;export const saveExclusionZonesBodyFazRadiusYPxMax = 10000;export const saveExclusionZonesBodyFazRotationDegDefault = 0;
 export const saveExclusionZonesBodyFazRotationDegMin = -180;
 export const saveExclusionZonesBodyFazRotationDegMax = 180;export const saveExclusionZonesBodyOnhRadiusXPxMax = 10000;export const saveExclusionZonesBodyOnhRadiusYPxMax = 10000;export const saveExclusionZonesBodyOnhRotationDegDefault = 0;
 export const saveExclusionZonesBodyOnhRotationDegMin = -180;
 export const saveExclusionZonesBodyOnhRotationDegMax = 180;
 
 export const saveExclusionZonesBody = zod.strictObject({
+  "revision": zod.number().min(saveExclusionZonesBodyRevisionMin).max(saveExclusionZonesBodyRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "faz": zod.strictObject({
   "center": zod.strictObject({
   "x": zod.number(),
@@ -140,7 +155,8 @@ export const saveExclusionZonesBody = zod.strictObject({
 }).describe('Confirmed or moved zones (pixels; the server derives µm from the plan\'s scale).')
 
 export const saveExclusionZonesResponseDataStepIndexMin = 0;
-export const saveExclusionZonesResponseDataStepIndexMax = 8;export const saveExclusionZonesResponseDataExclusionZonesFazRotationDegMin = -180;
+export const saveExclusionZonesResponseDataStepIndexMax = 8;export const saveExclusionZonesResponseDataRevisionMin = 0;
+export const saveExclusionZonesResponseDataRevisionMax = 1000000;export const saveExclusionZonesResponseDataExclusionZonesFazRotationDegMin = -180;
 export const saveExclusionZonesResponseDataExclusionZonesFazRotationDegMax = 180;export const saveExclusionZonesResponseDataExclusionZonesFazMarginUmMin = 0;export const saveExclusionZonesResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const saveExclusionZonesResponseDataExclusionZonesOnhRotationDegMax = 180;export const saveExclusionZonesResponseDataExclusionZonesOnhMarginUmMin = 0;export const saveExclusionZonesResponseDataGridSettingsSpotSizeUmMin = 50;
 export const saveExclusionZonesResponseDataGridSettingsSpotSizeUmMax = 500;export const saveExclusionZonesResponseDataGridSettingsSpacingMin = 0.5;
@@ -156,6 +172,7 @@ export const saveExclusionZonesResponse = zod.object({
   "data": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(saveExclusionZonesResponseDataStepIndexMin).max(saveExclusionZonesResponseDataStepIndexMax),
+  "revision": zod.number().min(saveExclusionZonesResponseDataRevisionMin).max(saveExclusionZonesResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -171,6 +188,17 @@ export const saveExclusionZonesResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -243,13 +271,15 @@ export const saveExclusionZonesResponse = zod.object({
  * **Addition.** Wizard step 2: confirms the grid settings (pattern, spot size, spacing in spot diameters, inner and outer radius of the ring around the fovea) and the spots the user removed. The server lays the grid out again from the settings, never touching an exclusion zone; the step becomes `macula_grid_pattern` and the server proposes the brightness-adapted powers: the answer is normally at `pre_brightness`. When the proposal takes longer, the answer is at `macula_grid_pattern` and the plan moves to `pre_brightness` shortly after (read it again with `GET /treatments/{id}/plan`). The session's spot size and spacing follow the settings. Allowed from `pre_macula_grid_pattern` to `confirm_sign_off`; saving again resets brightness and final adjustments. 409 when the exclusion zones are not confirmed yet or after sign-off; 422 for invalid settings (e.g. outer radius not larger than inner radius); 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
  * @summary Confirm the macula grid
  */
-export const saveMaculaGridBodySettingsSpotSizeUmMin = 50;
+export const saveMaculaGridBodyRevisionMin = 0;
+export const saveMaculaGridBodyRevisionMax = 1000000;export const saveMaculaGridBodySettingsSpotSizeUmMin = 50;
 export const saveMaculaGridBodySettingsSpotSizeUmMax = 500;export const saveMaculaGridBodySettingsSpacingMin = 0.5;
 export const saveMaculaGridBodySettingsSpacingMax = 4;export const saveMaculaGridBodySettingsInnerRadiusUmMin = 0;
 export const saveMaculaGridBodySettingsInnerRadiusUmMax = 3000;export const saveMaculaGridBodySettingsOuterRadiusUmMin = 500;
 export const saveMaculaGridBodySettingsOuterRadiusUmMax = 6000;export const saveMaculaGridBodyDisabledSpotIdsItemMin = 0;export const saveMaculaGridBodyDisabledSpotIdsMax = 5000;
 
 export const saveMaculaGridBody = zod.strictObject({
+  "revision": zod.number().min(saveMaculaGridBodyRevisionMin).max(saveMaculaGridBodyRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "settings": zod.strictObject({
   "pattern": zod.enum(['hexagonal', 'square']),
   "spotSizeUm": zod.number().min(saveMaculaGridBodySettingsSpotSizeUmMin).max(saveMaculaGridBodySettingsSpotSizeUmMax).describe('Spot diameter on the retina.'),
@@ -261,7 +291,8 @@ export const saveMaculaGridBody = zod.strictObject({
 }).describe('Confirms the grid. With only settings the server lays the grid out; `disabledSpotIds` removes single spots of that layout.')
 
 export const saveMaculaGridResponseDataStepIndexMin = 0;
-export const saveMaculaGridResponseDataStepIndexMax = 8;export const saveMaculaGridResponseDataExclusionZonesFazRotationDegMin = -180;
+export const saveMaculaGridResponseDataStepIndexMax = 8;export const saveMaculaGridResponseDataRevisionMin = 0;
+export const saveMaculaGridResponseDataRevisionMax = 1000000;export const saveMaculaGridResponseDataExclusionZonesFazRotationDegMin = -180;
 export const saveMaculaGridResponseDataExclusionZonesFazRotationDegMax = 180;export const saveMaculaGridResponseDataExclusionZonesFazMarginUmMin = 0;export const saveMaculaGridResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const saveMaculaGridResponseDataExclusionZonesOnhRotationDegMax = 180;export const saveMaculaGridResponseDataExclusionZonesOnhMarginUmMin = 0;export const saveMaculaGridResponseDataGridSettingsSpotSizeUmMin = 50;
 export const saveMaculaGridResponseDataGridSettingsSpotSizeUmMax = 500;export const saveMaculaGridResponseDataGridSettingsSpacingMin = 0.5;
@@ -277,6 +308,7 @@ export const saveMaculaGridResponse = zod.object({
   "data": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(saveMaculaGridResponseDataStepIndexMin).max(saveMaculaGridResponseDataStepIndexMax),
+  "revision": zod.number().min(saveMaculaGridResponseDataRevisionMin).max(saveMaculaGridResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -292,6 +324,17 @@ export const saveMaculaGridResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -364,16 +407,19 @@ export const saveMaculaGridResponse = zod.object({
  * **Addition.** Wizard step 3: confirms the proposed per-spot powers, optionally with other bounds for the power factor (an empty body confirms the proposal). Each spot's power is the session's laser dose times a factor from the local fundus brightness relative to the treated area's median, bounded by `minFactor` and `maxFactor`; the median becomes the session's brightness. The step becomes `brightness` and the plan moves on to `confirm_sign_off`, which is what the answer shows. Allowed from `pre_brightness` to `confirm_sign_off`; saving again resets the final adjustments. 409 when the grid is not confirmed yet, after sign-off, or when a resulting power is outside the device limits; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
  * @summary Confirm the brightness-adapted powers
  */
-export const saveBrightnessBodyMinFactorMin = 0.5;
+export const saveBrightnessBodyRevisionMin = 0;
+export const saveBrightnessBodyRevisionMax = 1000000;export const saveBrightnessBodyMinFactorMin = 0.5;
 export const saveBrightnessBodyMinFactorMax = 1;export const saveBrightnessBodyMaxFactorMax = 1.5;
 
 export const saveBrightnessBody = zod.strictObject({
+  "revision": zod.number().min(saveBrightnessBodyRevisionMin).max(saveBrightnessBodyRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "minFactor": zod.number().min(saveBrightnessBodyMinFactorMin).max(saveBrightnessBodyMinFactorMax).optional().describe('Lowest power factor, for the darkest spots (default 0.8).'),
   "maxFactor": zod.number().min(1).max(saveBrightnessBodyMaxFactorMax).optional().describe('Highest power factor, for the brightest spots (default 1.2).')
 }).describe('Confirms the brightness-adapted power map, optionally with changed bounds.')
 
 export const saveBrightnessResponseDataStepIndexMin = 0;
-export const saveBrightnessResponseDataStepIndexMax = 8;export const saveBrightnessResponseDataExclusionZonesFazRotationDegMin = -180;
+export const saveBrightnessResponseDataStepIndexMax = 8;export const saveBrightnessResponseDataRevisionMin = 0;
+export const saveBrightnessResponseDataRevisionMax = 1000000;export const saveBrightnessResponseDataExclusionZonesFazRotationDegMin = -180;
 export const saveBrightnessResponseDataExclusionZonesFazRotationDegMax = 180;export const saveBrightnessResponseDataExclusionZonesFazMarginUmMin = 0;export const saveBrightnessResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const saveBrightnessResponseDataExclusionZonesOnhRotationDegMax = 180;export const saveBrightnessResponseDataExclusionZonesOnhMarginUmMin = 0;export const saveBrightnessResponseDataGridSettingsSpotSizeUmMin = 50;
 export const saveBrightnessResponseDataGridSettingsSpotSizeUmMax = 500;export const saveBrightnessResponseDataGridSettingsSpacingMin = 0.5;
@@ -389,6 +435,7 @@ export const saveBrightnessResponse = zod.object({
   "data": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(saveBrightnessResponseDataStepIndexMin).max(saveBrightnessResponseDataStepIndexMax),
+  "revision": zod.number().min(saveBrightnessResponseDataRevisionMin).max(saveBrightnessResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -404,6 +451,17 @@ export const saveBrightnessResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -476,9 +534,11 @@ export const saveBrightnessResponse = zod.object({
  * **Addition.** Wizard step 4, before the sign-off: last changes to the laser dose, pulse duration and laser mode and to the spots removed. Powers are recomputed from the brightness factors and the plan stays at `confirm_sign_off`; the session's laser settings follow. Only at `confirm_sign_off` (409 otherwise: earlier steps not done, or already signed off); 409 also when a resulting power is outside the device limits; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified. Signing off is `POST /treatments/{id}/confirm` (physicians only).
  * @summary Save final adjustments before sign-off
  */
-export const saveFinalAdjustmentsBodyLaserDoseMax = 1000;export const saveFinalAdjustmentsBodyPulseDurationMsMax = 1000;export const saveFinalAdjustmentsBodyDisabledSpotIdsItemMin = 0;export const saveFinalAdjustmentsBodyDisabledSpotIdsMax = 5000;
+export const saveFinalAdjustmentsBodyRevisionMin = 0;
+export const saveFinalAdjustmentsBodyRevisionMax = 1000000;export const saveFinalAdjustmentsBodyLaserDoseMax = 1000;export const saveFinalAdjustmentsBodyPulseDurationMsMax = 1000;export const saveFinalAdjustmentsBodyDisabledSpotIdsItemMin = 0;export const saveFinalAdjustmentsBodyDisabledSpotIdsMax = 5000;
 
 export const saveFinalAdjustmentsBody = zod.strictObject({
+  "revision": zod.number().min(saveFinalAdjustmentsBodyRevisionMin).max(saveFinalAdjustmentsBodyRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "laserDose": zod.number().max(saveFinalAdjustmentsBodyLaserDoseMax).optional().describe('Sub-visible laser power in mW before brightness adaptation.'),
   "pulseDurationMs": zod.number().max(saveFinalAdjustmentsBodyPulseDurationMsMax).optional(),
   "laserMode": zod.enum(['micropulse', 'continuous']).optional(),
@@ -486,7 +546,8 @@ export const saveFinalAdjustmentsBody = zod.strictObject({
 }).describe('Last changes before sign-off (wizard step 4); absent fields stay as they are.')
 
 export const saveFinalAdjustmentsResponseDataStepIndexMin = 0;
-export const saveFinalAdjustmentsResponseDataStepIndexMax = 8;export const saveFinalAdjustmentsResponseDataExclusionZonesFazRotationDegMin = -180;
+export const saveFinalAdjustmentsResponseDataStepIndexMax = 8;export const saveFinalAdjustmentsResponseDataRevisionMin = 0;
+export const saveFinalAdjustmentsResponseDataRevisionMax = 1000000;export const saveFinalAdjustmentsResponseDataExclusionZonesFazRotationDegMin = -180;
 export const saveFinalAdjustmentsResponseDataExclusionZonesFazRotationDegMax = 180;export const saveFinalAdjustmentsResponseDataExclusionZonesFazMarginUmMin = 0;export const saveFinalAdjustmentsResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const saveFinalAdjustmentsResponseDataExclusionZonesOnhRotationDegMax = 180;export const saveFinalAdjustmentsResponseDataExclusionZonesOnhMarginUmMin = 0;export const saveFinalAdjustmentsResponseDataGridSettingsSpotSizeUmMin = 50;
 export const saveFinalAdjustmentsResponseDataGridSettingsSpotSizeUmMax = 500;export const saveFinalAdjustmentsResponseDataGridSettingsSpacingMin = 0.5;
@@ -502,6 +563,7 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "data": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(saveFinalAdjustmentsResponseDataStepIndexMin).max(saveFinalAdjustmentsResponseDataStepIndexMax),
+  "revision": zod.number().min(saveFinalAdjustmentsResponseDataRevisionMin).max(saveFinalAdjustmentsResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -517,6 +579,17 @@ export const saveFinalAdjustmentsResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -583,5 +656,28 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }),zod.null()])
 }).describe('The laser plan of a treatment, filled step by step.')
+})
+
+/**
+ * **Addition.** Every change to the plan, oldest first: the proposal at processing, each saved step (what changed, in a sentence in the reader's language, and what a change reset), sign-off, the packed parameter set and an issue report. Who did it (null for the system), when, at which step and revision.
+ * @summary Read the audit trail of a session's plan
+ */
+export const listTreatmentAuditResponseDataItemRevisionMin = 0;
+export const listTreatmentAuditResponseDataItemRevisionMax = 1000000;
+
+export const listTreatmentAuditResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.array(zod.object({
+  "id": zod.uuid(),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "by": zod.union([zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),zod.null()]).describe('Who did it; null for the system (processing, packing).'),
+  "action": zod.enum(['proposed', 'exclusion_zones_saved', 'macula_grid_saved', 'brightness_saved', 'final_adjustments_saved', 'signed_off', 'parameter_set_packed', 'issue_reported']).describe('What happened to the plan.'),
+  "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
+  "revision": zod.number().min(listTreatmentAuditResponseDataItemRevisionMin).max(listTreatmentAuditResponseDataItemRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
+  "summary": zod.string().describe('What changed, in a sentence in the reader\'s language (Language header).')
+})).describe('Oldest first.')
 })
 

@@ -24,7 +24,8 @@ export const uploadTreatmentBody = zod.strictObject({
  */
 export const getTreatmentResponseDataStepIndexMin = 0;
 export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataTotalSpotsMin = 0;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataPlanStepIndexMin = 0;
-export const getTreatmentResponseDataPlanStepIndexMax = 8;export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
+export const getTreatmentResponseDataPlanStepIndexMax = 8;export const getTreatmentResponseDataPlanRevisionMin = 0;
+export const getTreatmentResponseDataPlanRevisionMax = 1000000;export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const getTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
 export const getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax = 180;export const getTreatmentResponseDataPlanExclusionZonesOnhMarginUmMin = 0;export const getTreatmentResponseDataPlanGridSettingsSpotSizeUmMin = 50;
 export const getTreatmentResponseDataPlanGridSettingsSpotSizeUmMax = 500;export const getTreatmentResponseDataPlanGridSettingsSpacingMin = 0.5;
@@ -87,6 +88,7 @@ export const getTreatmentResponse = zod.object({
   "plan": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(getTreatmentResponseDataPlanStepIndexMin).max(getTreatmentResponseDataPlanStepIndexMax),
+  "revision": zod.number().min(getTreatmentResponseDataPlanRevisionMin).max(getTreatmentResponseDataPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -102,6 +104,17 @@ export const getTreatmentResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -192,7 +205,8 @@ export const updateTreatmentBody = zod.strictObject({
 
 export const updateTreatmentResponseDataStepIndexMin = 0;
 export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
-export const updateTreatmentResponseDataPlanStepIndexMax = 8;export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
+export const updateTreatmentResponseDataPlanStepIndexMax = 8;export const updateTreatmentResponseDataPlanRevisionMin = 0;
+export const updateTreatmentResponseDataPlanRevisionMax = 1000000;export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const updateTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
 export const updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax = 180;export const updateTreatmentResponseDataPlanExclusionZonesOnhMarginUmMin = 0;export const updateTreatmentResponseDataPlanGridSettingsSpotSizeUmMin = 50;
 export const updateTreatmentResponseDataPlanGridSettingsSpotSizeUmMax = 500;export const updateTreatmentResponseDataPlanGridSettingsSpacingMin = 0.5;
@@ -255,6 +269,7 @@ export const updateTreatmentResponse = zod.object({
   "plan": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(updateTreatmentResponseDataPlanStepIndexMin).max(updateTreatmentResponseDataPlanStepIndexMax),
+  "revision": zod.number().min(updateTreatmentResponseDataPlanRevisionMin).max(updateTreatmentResponseDataPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -270,6 +285,17 @@ export const updateTreatmentResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -370,7 +396,8 @@ export const confirmTreatmentBody = zod.strictObject({
 
 export const confirmTreatmentResponseDataStepIndexMin = 0;
 export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
-export const confirmTreatmentResponseDataPlanStepIndexMax = 8;export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
+export const confirmTreatmentResponseDataPlanStepIndexMax = 8;export const confirmTreatmentResponseDataPlanRevisionMin = 0;
+export const confirmTreatmentResponseDataPlanRevisionMax = 1000000;export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const confirmTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
 export const confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax = 180;export const confirmTreatmentResponseDataPlanExclusionZonesOnhMarginUmMin = 0;export const confirmTreatmentResponseDataPlanGridSettingsSpotSizeUmMin = 50;
 export const confirmTreatmentResponseDataPlanGridSettingsSpotSizeUmMax = 500;export const confirmTreatmentResponseDataPlanGridSettingsSpacingMin = 0.5;
@@ -433,6 +460,7 @@ export const confirmTreatmentResponse = zod.object({
   "plan": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(confirmTreatmentResponseDataPlanStepIndexMin).max(confirmTreatmentResponseDataPlanStepIndexMax),
+  "revision": zod.number().min(confirmTreatmentResponseDataPlanRevisionMin).max(confirmTreatmentResponseDataPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -448,6 +476,17 @@ export const confirmTreatmentResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
@@ -538,7 +577,8 @@ export const reportTreatmentIssueBody = zod.strictObject({
 
 export const reportTreatmentIssueResponseDataStepIndexMin = 0;
 export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
-export const reportTreatmentIssueResponseDataPlanStepIndexMax = 8;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMin = -180;
+export const reportTreatmentIssueResponseDataPlanStepIndexMax = 8;export const reportTreatmentIssueResponseDataPlanRevisionMin = 0;
+export const reportTreatmentIssueResponseDataPlanRevisionMax = 1000000;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
 export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMax = 180;export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhMarginUmMin = 0;export const reportTreatmentIssueResponseDataPlanGridSettingsSpotSizeUmMin = 50;
 export const reportTreatmentIssueResponseDataPlanGridSettingsSpotSizeUmMax = 500;export const reportTreatmentIssueResponseDataPlanGridSettingsSpacingMin = 0.5;
@@ -601,6 +641,7 @@ export const reportTreatmentIssueResponse = zod.object({
   "plan": zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(reportTreatmentIssueResponseDataPlanStepIndexMin).max(reportTreatmentIssueResponseDataPlanStepIndexMax),
+  "revision": zod.number().min(reportTreatmentIssueResponseDataPlanRevisionMin).max(reportTreatmentIssueResponseDataPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
   "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
@@ -616,6 +657,17 @@ export const reportTreatmentIssueResponse = zod.object({
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
   "radiusPx": zod.number()
 }),zod.null()]),
+  "imagedField": zod.union([zod.object({
+  "width": zod.number().min(1),
+  "height": zod.number().min(1),
+  "aperture": zod.union([zod.object({
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number()
+}),zod.null()])
+}).describe('Where the display image shows retina: the whole image, and within it the camera\'s circular aperture when it has one. Every spot lies wholly inside it.'),zod.null()]).describe('The part of the display image that shows retina (null before processing has finished).'),
   "exclusionZones": zod.union([zod.object({
   "faz": zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),

@@ -8,7 +8,7 @@
 // is the darkest spot of the anatomical window (about 4.76 mm temporal of the disc and a little below it),
 // weighed against how far it strays from the expected distance and angle. The best disc and fovea pair
 // wins; positions are reported in the input raster's pixels.
-import { findFieldOfView, type FieldOfView } from './field-of-view';
+import { findFieldOfView, RIM_SHARE, type FieldOfView } from './field-of-view';
 import { closing, createMaskedBlur, downsampleRaster, gaussianBlur, type MaskedBlur, type Plane } from './image-ops';
 import type { FundusLandmarks, Point, Raster } from './raster';
 
@@ -34,6 +34,11 @@ export interface LandmarkDetection extends FundusLandmarks {
    * atypical fundus (e.g. a disc at the rim of the field next to bright atrophy).
    */
   confidence: { opticDisc: number; fovea: number };
+  /**
+   * The camera's circular aperture in input pixels, its rim left out as detection leaves it out (a bright
+   * reflex or a dark vignette); null when the fundus fills the frame or the image was unreadable.
+   */
+  aperture?: { center: Point; radiusPx: number } | null;
 }
 
 /** Longer side of the working copy: ~30 px per disc diameter on a 45° photo, ample for a 0.25 DD target. */
@@ -127,10 +132,16 @@ export function detectLandmarks(raster: Raster, options: DetectionOptions = {}):
     x: clampTo((p.x + 0.5) * work.scale, width),
     y: clampTo((p.y + 0.5) * work.scale, height),
   });
+  const rim = RIM_SHARE * Math.max(work.green.width, work.green.height);
+  const aperture =
+    fieldOfView.diameter === null
+      ? null
+      : { center: toInput(fieldOfView.center), radiusPx: Math.max(0, fieldOfView.diameter / 2 - rim) * work.scale };
   return {
     opticDisc: { center: toInput(winner.center), radiusPx: winner.radius * work.scale },
     fovea: toInput(best.fovea.point),
     confidence: { opticDisc: discConfidence, fovea: foveaConfidence },
+    aperture,
   };
 }
 

@@ -18,7 +18,7 @@ export interface FieldOfView {
 }
 
 /** Share of the longer side by which the rim is eroded. */
-const RIM_SHARE = 0.012;
+export const RIM_SHARE = 0.012;
 /** Masks smaller than this share of the frame are not trusted (black or nearly black images). */
 const MIN_AREA_SHARE = 0.05;
 

@@ -93,10 +93,17 @@ export function withinField(field: ImagedField, x: number, y: number, radiusPx: 
   return Math.sqrt(dx * dx + dy * dy) + radiusPx <= aperture.radiusPx;
 }
 
-/** The index of the first zone the spot touches (its edge included), or -1. */
+/**
+ * How close a spot may come to a zone and still count as touching it: one picometre, far below anything a
+ * laser can aim but far above the rounding of doubles, so that a spot on a zone's very edge is never let
+ * through by the last bit of a float.
+ */
+export const CONTACT_UM = 1e-6;
+
+/** The index of the first zone the spot touches (its edge included, within CONTACT_UM), or -1. */
 export function touchedZone(surroundings: GridSurroundings, xUm: number, yUm: number, radiusUm: number): number {
   const { zones } = surroundings;
-  for (let k = 0; k < zones.length; k++) if (discTouchesEllipse(zones[k], xUm, yUm, radiusUm)) return k;
+  for (let k = 0; k < zones.length; k++) if (discTouchesEllipse(zones[k], xUm, yUm, radiusUm + CONTACT_UM)) return k;
   return -1;
 }
 

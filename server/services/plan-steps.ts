@@ -1,0 +1,405 @@
+// The plan steps of the wizard through the contract: exclusion zones (1), macula grid (2), brightness (3) and
+// final adjustments (4). The server is where a plan becomes true:
+// - every step recomputes what follows from it with the shared domain code (src/domain/planning) and
+//   proposes the next step, and saving an earlier step again resets what depended on it;
+// - every result passes the invariant check (checkPlan) before it is stored, and a broken one is refused
+//   with the code of what is broken;
+// - every save names the revision it started from: the session row is read FOR UPDATE and a stale revision
+//   gets 409 with the current plan, so two users never overwrite each other unseen;
+// - every save goes into the plan's audit trail (plan_changes), and a physician's change to a plan someone
+//   else prepared marks the session Modified.
+import type { Transaction } from 'kysely';
+import sharp from 'sharp';
+import type { BrightnessInput } from '../../generated/model/brightnessInput';
+import type { ExclusionZonesInput } from '../../generated/model/exclusionZonesInput';
+import type { FinalAdjustmentsInput } from '../../generated/model/finalAdjustmentsInput';
+import type { MaculaGridInput } from '../../generated/model/maculaGridInput';
+import type { PlanAuditAction } from '../../generated/model/planAuditAction';
+import type { PlanStepName } from '../../generated/model/planStepName';
+import { DEFAULT_POWER_BOUNDS, DEFAULT_POWER_LIMITS, lumaMap, type BrightnessModel, type LumaMap } from '../../src/domain/planning/brightness';
+import { ONH_MARGIN_UM, zoneInRetina, zoneOf, zonesOverlap, type ExclusionZone } from '../../src/domain/planning/exclusion-zones';
+import { retinaFrame } from '../../src/domain/planning/frames';
+import { gridSurroundings, layOutGrid, TooManySpotsError, unknownSpotIds, type GridSettings, type ImagedField } from '../../src/domain/planning/macula-grid';
+import { adaptPowers, withDose } from '../../src/domain/planning/plan';
+import { checkPlan, type PlanProblem, type PlanSpot } from '../../src/domain/planning/plan-invariants';
+import type { AppContext } from '../context';
+import type { StoredPlan, Tables, TreatmentRow } from '../db/tables';
+import { conflict, HttpError, notFound } from '../http/errors';
+import type { MessageKey, MessageParams } from '../i18n';
+import { displayName } from './people';
+import { sessionLocked } from './treatment-changes';
+import { planOf } from './treatments';
+
+type Tx = Transaction<Tables>;
+
+export interface PlanActor {
+  userId: string;
+  clinicId: string;
+  role: string;
+}
+
+export const STEP_INDEX: Record<PlanStepName, number> = {
+  initial_exclusion_boundaries: 0,
+  exclusion_boundaries: 1,
+  pre_macula_grid_pattern: 2,
+  macula_grid_pattern: 3,
+  pre_brightness: 4,
+  brightness: 5,
+  confirm_sign_off: 6,
+  npt_packing: 7,
+  available: 8,
+};
+
+/** The grid proposed when the exam names no spot size or spacing: ETDRS-style ring, 100 µm spots two diameters apart. */
+export const DEFAULT_GRID: GridSettings = { pattern: 'hexagonal', spotSizeUm: 100, spacing: 2, innerRadiusUm: 500, outerRadiusUm: 3000 };
+
+/** What a step leaves behind: the plan, where it stands, what the session's columns become, and the audit entry. */
+interface StepResult {
+  plan: StoredPlan;
+  step: PlanStepName;
+  action: PlanAuditAction;
+  details: Record<string, unknown>;
+  columns?: Partial<Pick<TreatmentRow, 'spot_size_um' | 'spot_spacing' | 'pulse_duration_ms' | 'laser_mode' | 'laser_dose' | 'total_spots' | 'brightness'>>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Refusals
+
+const geometryInvalid = (key: MessageKey, fieldErrors: Record<string, MessageKey[]>, params: MessageParams = {}) =>
+  new HttpError(422, 'plan.geometry_invalid', key, params, fieldErrors);
+
+/**
+ * The most serious problem of a plan as the answer: powers outside the device → 409 (the plan cannot take
+ * them), anything else → 422 with the problem's own code. `powerField` names the input that set the powers.
+ */
+function refusal(problem: PlanProblem, powerField: string, powerKey: MessageKey, powerParams: MessageParams = {}): HttpError {
+  const params = { ...problem.params, ...powerParams, spots: problem.spotIds.join(', ') };
+  if (problem.code === 'plan.power_out_of_limits') return new HttpError(409, problem.code, powerKey, params, { [powerField]: [powerKey] });
+  return new HttpError(422, problem.code, problem.code, params, { spots: [problem.code] });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The display image's brightness, kept for the plans being worked on (decoding takes tens of ms).
+
+const LUMA_KEPT = 8;
+const EMPTY_LUMA: LumaMap = { width: 0, height: 0, rowSums: new Uint32Array(0) };
+const lumaMaps = new Map<string, Promise<LumaMap>>();
+
+async function displayLuma(ctx: AppContext, actor: PlanActor, treatmentId: string): Promise<LumaMap> {
+  const image = await ctx.db
+    .selectFrom('treatment_images')
+    .select('display_path')
+    .where('clinic_id', '=', actor.clinicId)
+    .where('treatment_id', '=', treatmentId)
+    .orderBy('role')
+    .orderBy('entry')
+    .executeTakeFirst();
+  // No image: not this clinic's session, or not processed yet; the save answers which (404, 423 or 409).
+  if (!image) return EMPTY_LUMA;
+  const key = image.display_path;
+  let luma = lumaMaps.get(key);
+  if (!luma) {
+    luma = (async () => {
+      const bytes = await ctx.files.get(key);
+      if (!bytes) throw new HttpError(409, 'treatment.file_missing', 'treatment.file_missing');
+      const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      return lumaMap({ width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length) });
+    })();
+    luma.catch(() => lumaMaps.delete(key));
+    lumaMaps.set(key, luma);
+    if (lumaMaps.size > LUMA_KEPT) lumaMaps.delete(lumaMaps.keys().next().value!);
+  }
+  return luma;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The frame of a save
+
+interface Loaded {
+  row: TreatmentRow;
+  plan: StoredPlan;
+  /** Where spots may lie: the plan's imaged field, or for a plan proposed before it was kept, the display image. */
+  field: ImagedField;
+}
+
+/**
+ * Runs one save: the session read FOR UPDATE (404 outside the actor's reach, 423 when locked, 409 before
+ * processing has finished, after sign-off, before `earliest`, or from a stale revision), then `step`, then
+ * the stored plan, the session's columns, Modified and the audit entry, all in one transaction.
+ */
+async function saveStep(
+  ctx: AppContext,
+  actor: PlanActor,
+  treatmentId: string,
+  revision: number,
+  earliest: { index: number; key: MessageKey; exactly?: boolean },
+  step: (loaded: Loaded) => StepResult,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .selectFrom('treatments as t')
+      .innerJoin('patients as p', 'p.id', 't.patient_id')
+      .selectAll('t')
+      .where('t.clinic_id', '=', actor.clinicId)
+      .where('t.id', '=', treatmentId)
+      .where('p.status', '=', 'active')
+      .forUpdate('t')
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    if (row.locked) throw sessionLocked();
+    if (!row.plan || row.processing_state !== 'processed') throw conflict('plan.step_out_of_order', 'plan.still_processing');
+    if (row.step_index >= STEP_INDEX.npt_packing) throw conflict('plan.signed_off', 'plan.signed_off');
+    if (row.step_index < earliest.index || (earliest.exactly && row.step_index !== earliest.index)) {
+      throw conflict('plan.step_out_of_order', earliest.key);
+    }
+    if (revision !== row.plan_revision) {
+      throw new HttpError(409, 'plan.revision_stale', 'plan.revision_stale', {}, {}, { plan: planOf(row) });
+    }
+    const image = await tx
+      .selectFrom('treatment_images')
+      .select(['width', 'height'])
+      .where('treatment_id', '=', row.id)
+      .orderBy('role')
+      .orderBy('entry')
+      .executeTakeFirst();
+    if (!image) throw conflict('plan.step_out_of_order', 'plan.still_processing');
+    const field = row.plan.imagedField ?? { width: image.width, height: image.height, aperture: null };
+    const result = step({ row, plan: row.plan, field });
+    const now = ctx.clock.now();
+    const user = await tx.selectFrom('users').select(['physician_name', 'first_name', 'last_name']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
+    const name = displayName(user);
+    const modified = actor.role === 'clinic_physicians' && (await preparedBySomeoneElse(tx, row.id, actor.userId));
+    const nextRevision = row.plan_revision + 1;
+    await tx
+      .updateTable('treatments')
+      .set({
+        ...result.columns,
+        plan: JSON.stringify(result.plan),
+        step: result.step,
+        step_index: STEP_INDEX[result.step],
+        plan_revision: nextRevision,
+        ...(modified ? { modified_by: actor.userId, modified_by_name: name, modified_at: now } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', row.id)
+      .execute();
+    await tx
+      .insertInto('plan_changes')
+      .values({
+        treatment_id: row.id,
+        at: now,
+        user_id: actor.userId,
+        user_name: name,
+        action: result.action,
+        step: result.step,
+        revision: nextRevision,
+        details: JSON.stringify(result.details),
+      })
+      .execute();
+  });
+}
+
+/** True when the last person to change the plan was someone else (the system's proposal prepares nothing). */
+async function preparedBySomeoneElse(tx: Tx, treatmentId: string, userId: string): Promise<boolean> {
+  const last = await tx
+    .selectFrom('plan_changes')
+    .select('user_id')
+    .where('treatment_id', '=', treatmentId)
+    .where('user_id', 'is not', null)
+    .orderBy('revision', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return last !== undefined && last.user_id !== userId;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Shared pieces of the steps
+
+const zonesOf = (plan: StoredPlan): { faz: ExclusionZone; onh: ExclusionZone } => plan.exclusionZones!;
+
+function frameOf(plan: StoredPlan) {
+  return retinaFrame(plan.fovea!, plan.scale!.umPerPixel);
+}
+
+/** The grid of `settings` around the plan's fovea, refused when it is empty or holds too many spots. */
+function gridOf(plan: StoredPlan, field: ImagedField, settings: GridSettings, disabled: Iterable<number> = []): PlanSpot[] {
+  const zones = zonesOf(plan);
+  try {
+    const spots = layOutGrid(settings, gridSurroundings(frameOf(plan), [zones.faz, zones.onh], field), disabled);
+    if (!spots.length) throw geometryInvalid('plan.grid_invalid', { settings: ['plan.grid_empty'] });
+    return spots;
+  } catch (error) {
+    if (!(error instanceof TooManySpotsError)) throw error;
+    throw new HttpError(422, 'plan.too_many_spots', 'plan.too_many_spots', { max: error.limit }, { 'settings.spacing': ['plan.too_many_spots'] });
+  }
+}
+
+/** Refuses the plan when it breaks an invariant; `powers` once the brightness step has given them. */
+function assertValid(plan: StoredPlan, field: ImagedField, laserDose: number | null, powers: { field: string; key: MessageKey; params?: MessageParams } | null) {
+  const problems = checkPlan(
+    { ...plan, exclusionZones: zonesOf(plan), scale: plan.scale!, fovea: plan.fovea!, laserDose },
+    { field, limits: DEFAULT_POWER_LIMITS, powers: powers !== null && laserDose !== null },
+  );
+  if (problems.length) throw refusal(problems[0], powers?.field ?? 'spots', powers?.key ?? 'plan.power_out_of_limits', powers?.params);
+}
+
+const settingsFromSession = (row: TreatmentRow, previous: GridSettings | null): GridSettings =>
+  previous ?? {
+    ...DEFAULT_GRID,
+    spotSizeUm: row.spot_size_um === null ? DEFAULT_GRID.spotSizeUm : Number(row.spot_size_um),
+    spacing: row.spot_spacing === null ? DEFAULT_GRID.spacing : Number(row.spot_spacing),
+  };
+
+/** The steps a save at `from` throws away, for the audit sentence and the answer. */
+function resetBy(row: TreatmentRow, from: number): string[] {
+  const reset: string[] = [];
+  if (row.step_index >= STEP_INDEX.macula_grid_pattern && from < STEP_INDEX.macula_grid_pattern) reset.push('grid');
+  if (row.step_index >= STEP_INDEX.brightness && from < STEP_INDEX.brightness) reset.push('brightness');
+  if (row.step_index >= STEP_INDEX.confirm_sign_off && from < STEP_INDEX.confirm_sign_off) reset.push('finalAdjustments');
+  return reset;
+}
+
+/** Powers of `spots` from the display image's brightness, with `bounds`. */
+function powered(plan: StoredPlan, spots: readonly PlanSpot[], luma: LumaMap, bounds: Pick<BrightnessModel, 'minFactor' | 'maxFactor' | 'gamma'>, laserDose: number | null) {
+  // The image was not there when the save began (processing finished meanwhile): as if still processing.
+  if (!luma.width) throw conflict('plan.step_out_of_order', 'plan.still_processing');
+  const settings = plan.gridSettings!;
+  const adapted = adaptPowers(spots, luma, settings.spotSizeUm / 2 / plan.scale!.umPerPixel, bounds, laserDose ?? 0);
+  // Without a laser dose there are factors but no powers yet (the final adjustments set the dose).
+  return { model: adapted.model, spots: laserDose === null ? adapted.spots.map((spot) => ({ ...spot, powerMw: null })) : adapted.spots };
+}
+
+const doseOf = (row: TreatmentRow) => (row.laser_dose === null ? null : Number(row.laser_dose));
+const enabledCount = (spots: readonly PlanSpot[]) => spots.filter((spot) => spot.enabled).length;
+
+// ---------------------------------------------------------------------------------------------------
+// The steps
+
+/** Wizard step 1: the zones as confirmed or drawn; the fovea is the FAZ's centre. Proposes the grid. */
+export async function saveExclusionZones(ctx: AppContext, actor: PlanActor, treatmentId: string, input: ExclusionZonesInput): Promise<void> {
+  await saveStep(ctx, actor, treatmentId, input.revision, { index: 0, key: 'plan.still_processing' }, (loaded) => {
+    const { plan, row } = loaded;
+    const { field } = loaded;
+    const scale = plan.scale!;
+    const previous = zonesOf(plan);
+    const faz = zoneOf('FAZ', input.faz, scale);
+    const onh = zoneOf('ONH', input.onh, scale, previous.onh.marginUm ?? ONH_MARGIN_UM);
+    const errors: Record<string, MessageKey[]> = {};
+    for (const [name, zone] of [
+      ['faz', faz],
+      ['onh', onh],
+    ] as const) {
+      const { x, y } = zone.center;
+      if (x < 0 || y < 0 || x > field.width || y > field.height) errors[`${name}.center`] = ['plan.zone_outside_image'];
+    }
+    const frame = retinaFrame(faz.center, scale.umPerPixel);
+    if (!errors['onh.center'] && zonesOverlap(zoneInRetina(faz, frame), zoneInRetina(onh, frame))) errors.onh = ['plan.zones_overlap'];
+    if (Object.keys(errors).length) throw geometryInvalid('plan.zones_invalid', errors);
+
+    const moved: StoredPlan = { ...plan, fovea: { ...faz.center }, exclusionZones: { faz, onh }, spots: [], brightness: null };
+    const settings = settingsFromSession(row, plan.gridSettings);
+    const spots = gridOf(moved, field, settings);
+    const proposal: StoredPlan = { ...moved, gridSettings: settings, spots };
+    assertValid(proposal, field, null, null);
+    return {
+      plan: proposal,
+      step: 'pre_macula_grid_pattern',
+      action: 'exclusion_zones_saved',
+      details: { faz: radii(faz), onh: radii(onh), fovea: faz.center, reset: resetBy(row, STEP_INDEX.exclusion_boundaries) },
+      columns: { total_spots: enabledCount(spots), brightness: null, spot_size_um: settings.spotSizeUm, spot_spacing: settings.spacing },
+    };
+  });
+}
+
+const radii = (zone: ExclusionZone) => ({ xUm: zone.radiusXUm, yUm: zone.radiusYUm, rotationDeg: zone.rotationDeg });
+
+/** The spots of `disabled` that the layout lacks, as 422 naming the first. */
+function assertKnownSpots(spots: readonly PlanSpot[], disabled: readonly number[] | undefined) {
+  const unknown = unknownSpotIds(spots, disabled ?? []);
+  if (unknown.length) throw new HttpError(422, 'request.invalid', 'request.invalid', { spot: unknown[0] }, { disabledSpotIds: ['plan.unknown_spot'] });
+}
+
+/** Wizard step 2: the grid laid out from the settings, with the removed spots. Proposes the powers. */
+export async function saveMaculaGrid(ctx: AppContext, actor: PlanActor, treatmentId: string, input: MaculaGridInput): Promise<void> {
+  const { settings } = input;
+  if (settings.outerRadiusUm <= settings.innerRadiusUm) {
+    throw geometryInvalid('plan.grid_invalid', { 'settings.outerRadiusUm': ['plan.outer_radius_too_small'] });
+  }
+  const luma = await displayLuma(ctx, actor, treatmentId);
+  await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.pre_macula_grid_pattern, key: 'plan.zones_first' }, (loaded) => {
+    const { plan, row } = loaded;
+    const { field } = loaded;
+    const laidOut = gridOf(plan, field, settings);
+    assertKnownSpots(laidOut, input.disabledSpotIds);
+    const disabled = new Set(input.disabledSpotIds ?? []);
+    const spots = laidOut.map((spot) => ({ ...spot, enabled: !disabled.has(spot.id) }));
+    if (!enabledCount(spots)) throw geometryInvalid('plan.grid_invalid', { disabledSpotIds: ['plan.no_spots'] });
+    const bounds = plan.brightness ?? DEFAULT_POWER_BOUNDS;
+    const proposal = powered({ ...plan, gridSettings: settings }, spots, luma, bounds, doseOf(row));
+    const next: StoredPlan = { ...plan, gridSettings: settings, spots: proposal.spots, brightness: proposal.model };
+    // The proposal's powers are checked when the brightness step confirms them.
+    assertValid(next, field, null, null);
+    return {
+      plan: next,
+      step: 'pre_brightness',
+      action: 'macula_grid_saved',
+      details: { settings, spots: spots.length, removed: disabled.size, reset: resetBy(row, STEP_INDEX.macula_grid_pattern) },
+      columns: { total_spots: enabledCount(spots), brightness: proposal.model.medianBrightness, spot_size_um: settings.spotSizeUm, spot_spacing: settings.spacing },
+    };
+  });
+}
+
+/** Wizard step 3: the powers from the brightness, with the bounds given or kept; moves on to sign-off. */
+export async function saveBrightness(ctx: AppContext, actor: PlanActor, treatmentId: string, input: BrightnessInput): Promise<void> {
+  const luma = await displayLuma(ctx, actor, treatmentId);
+  await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.pre_brightness, key: 'plan.grid_first' }, (loaded) => {
+    const { plan, row } = loaded;
+    const { field } = loaded;
+    const kept = plan.brightness ?? DEFAULT_POWER_BOUNDS;
+    const bounds = { minFactor: input.minFactor ?? kept.minFactor, maxFactor: input.maxFactor ?? kept.maxFactor, gamma: kept.gamma };
+    const { model, spots } = powered(plan, plan.spots, luma, bounds, doseOf(row));
+    const next: StoredPlan = { ...plan, spots, brightness: model };
+    assertValid(next, field, doseOf(row), { field: input.maxFactor === undefined ? 'minFactor' : 'maxFactor', key: 'plan.power_out_of_limits_bounds' });
+    return {
+      plan: next,
+      step: 'confirm_sign_off',
+      action: 'brightness_saved',
+      details: { median: model.medianBrightness, minFactor: model.minFactor, maxFactor: model.maxFactor, reset: resetBy(row, STEP_INDEX.brightness) },
+      columns: { brightness: model.medianBrightness, total_spots: enabledCount(spots) },
+    };
+  });
+}
+
+/** Wizard step 4: laser dose, pulse, mode and removed spots; powers from the confirmed factors. */
+export async function saveFinalAdjustments(ctx: AppContext, actor: PlanActor, treatmentId: string, input: FinalAdjustmentsInput): Promise<void> {
+  await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.confirm_sign_off, key: 'plan.brightness_first', exactly: true }, (loaded) => {
+    const { plan, row } = loaded;
+    const { field } = loaded;
+    const dose = input.laserDose ?? doseOf(row);
+    let spots = plan.spots;
+    if (input.disabledSpotIds) {
+      assertKnownSpots(spots, input.disabledSpotIds);
+      const disabled = new Set(input.disabledSpotIds);
+      spots = spots.map((spot) => ({ ...spot, enabled: !disabled.has(spot.id) }));
+      if (!enabledCount(spots)) throw geometryInvalid('plan.grid_invalid', { disabledSpotIds: ['plan.no_spots'] });
+    }
+    if (dose !== null) spots = withDose(spots, dose);
+    const next: StoredPlan = { ...plan, spots };
+    assertValid(next, field, dose, { field: 'laserDose', key: 'plan.power_out_of_limits_dose', params: { dose: dose ?? 0 } });
+    const before = { laserDose: doseOf(row), pulseDurationMs: row.pulse_duration_ms === null ? null : Number(row.pulse_duration_ms), laserMode: row.laser_mode };
+    const after = { laserDose: dose, pulseDurationMs: input.pulseDurationMs ?? before.pulseDurationMs, laserMode: input.laserMode ?? before.laserMode };
+    return {
+      plan: next,
+      step: 'confirm_sign_off',
+      action: 'final_adjustments_saved',
+      details: {
+        before,
+        after,
+        removedBefore: plan.spots.filter((spot) => !spot.enabled).length,
+        removedAfter: spots.filter((spot) => !spot.enabled).length,
+        reset: [],
+      },
+      columns: { laser_dose: after.laserDose, pulse_duration_ms: after.pulseDurationMs, laser_mode: after.laserMode, total_spots: enabledCount(spots) },
+    };
+  });
+}
