@@ -20,6 +20,7 @@ import { languageOf, type Lang } from './i18n';
 import { startWorker, type Worker } from './jobs/worker';
 import { authenticate, authorize } from './security/authenticate';
 import { examProcessing } from './services/exam-processing';
+import { parameterSetPacking } from './services/parameter-set';
 import type { StagedFile } from './files';
 
 declare module 'fastify' {
@@ -114,7 +115,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   const contract = loadContract();
   installBodyRules(app, contract, ctx.config.bodyLimit);
-  const worker = options.jobs === false ? null : startWorker(ctx, { 'treatment.process': examProcessing(ctx) }, {
+  const worker = options.jobs === false ? null : startWorker(ctx, { 'treatment.process': examProcessing(ctx), 'treatment.pack': parameterSetPacking(ctx) }, {
     leaseMs: ctx.config.jobLeaseMs,
     log: (message, error) => app.log.warn({ err: error }, message),
   });

@@ -20,7 +20,12 @@ export interface StagedFile {
 }
 
 export interface FileStore {
-  put(clinicId: string, kind: string, data: Uint8Array): Promise<string>;
+  /**
+   * Stores `data` under `kind` and returns its key. With `name` (a UUID) the key is always the same for the
+   * same name, and the file is replaced whole (written beside it, then renamed): a job that runs again
+   * after a crash overwrites what its last attempt left instead of leaving a second file.
+   */
+  put(clinicId: string, kind: string, data: Uint8Array, name?: string): Promise<string>;
   get(key: string): Promise<Buffer | null>;
   remove(key: string): Promise<void>;
   /** Removes every file of a clinic's kind folder below `prefix` (e.g. a patient's). */
@@ -46,16 +51,22 @@ export function createFileStore(root: string): FileStore {
     if (!KEY.test(key)) throw new Error(`invalid file key ${key}`);
     return join(root, key);
   };
-  const newKey = (clinicId: string, kind: string) => {
+  const newKey = (clinicId: string, kind: string, name: string = randomUUID()) => {
     if (!KIND.test(kind)) throw new Error(`invalid file kind ${kind}`);
-    return `${clinicId}/${kind}/${randomUUID()}`;
+    return `${clinicId}/${kind}/${name}`;
   };
   return {
-    async put(clinicId, kind, data) {
-      const key = newKey(clinicId, kind);
+    async put(clinicId, kind, data, name) {
+      const key = newKey(clinicId, kind, name);
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, data);
+      if (name === undefined) {
+        await writeFile(path, data);
+      } else {
+        const partial = `${path}.${randomUUID()}.partial`;
+        await writeFile(partial, data);
+        await rename(partial, path);
+      }
       return key;
     },
     async get(key) {

@@ -17,5 +17,6 @@ export const PlanAuditAction = {
   final_adjustments_saved: 'final_adjustments_saved',
   signed_off: 'signed_off',
   parameter_set_packed: 'parameter_set_packed',
+  packing_failed: 'packing_failed',
   issue_reported: 'issue_reported',
 } as const;

@@ -188,6 +188,8 @@ export interface TreatmentsTable {
   modified_by: string | null;
   modified_by_name: string | null;
   modified_at: Timestamp | null;
+  /** The packed parameter set's file key (name, size and SHA-256 are in the plan's parameterSet). */
+  parameter_set_path: string | null;
 }
 
 export interface PlanChangesTable {

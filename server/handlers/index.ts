@@ -22,6 +22,6 @@ export function allHandlers(ctx: AppContext, wakeJobs: () => void): Handlers {
     ...patientsHandlers(ctx),
     ...realtimeHandlers(ctx),
     ...treatmentsHandlers(ctx, wakeJobs),
-    ...planningHandlers(ctx),
+    ...planningHandlers(ctx, wakeJobs),
   };
 }

@@ -1,24 +1,24 @@
 // The plan of a session through the planning wizard's steps: read it, save steps 1–4 (each answers the plan
-// as it now stands, the next step already proposed), and read its audit trail. Sign-off, packing and the
-// parameter set come next; until then they answer 501, but a session they could never change already
-// answers as it always will: 404 outside the caller's reach, the lock message once an issue was reported.
+// as it now stands, the next step already proposed), sign it off, download its parameter set, and read its
+// audit trail.
 import type { BrightnessInput } from '../../generated/model/brightnessInput';
 import type { ExclusionZonesInput } from '../../generated/model/exclusionZonesInput';
 import type { FinalAdjustmentsInput } from '../../generated/model/finalAdjustmentsInput';
 import type { MaculaGridInput } from '../../generated/model/maculaGridInput';
+import type { SignOffInput } from '../../generated/model/signOffInput';
 import type { AppContext } from '../context';
-import { HttpError } from '../http/errors';
 import { type Handler, type Handlers, success } from '../http/handler';
 import { translate } from '../i18n';
 import { audit } from '../services/audit';
 import { listPlanChanges } from '../services/plan-audit';
 import { saveBrightness, saveExclusionZones, saveFinalAdjustments, saveMaculaGrid, type PlanActor } from '../services/plan-steps';
-import { assertChangeable } from '../services/treatment-changes';
-import { findTreatmentRow, planOf } from '../services/treatments';
+import { parameterSetFile, signOff } from '../services/parameter-set';
+import { sessionLocked } from '../services/treatment-changes';
+import { findTreatmentRow, loadTreatment, planOf } from '../services/treatments';
 
 type ById = { Params: { id: string } };
 
-export function planningHandlers(ctx: AppContext): Handlers {
+export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handlers {
   const getPlan: Handler<ById> = async (request) => {
     const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
     await audit(ctx.db, request, { action: 'plan.read', outcome: 'success', targetType: 'treatment', targetId: row.id });
@@ -41,9 +41,29 @@ export function planningHandlers(ctx: AppContext): Handlers {
     return success(await listPlanChanges(ctx.db, row.id, request.lang));
   };
 
-  const notYet: Handler<ById> = async (request) => {
-    await assertChangeable(ctx, request.auth!, request.params.id);
-    throw new HttpError(501, 'server.not_implemented', 'server.not_implemented');
+  const confirmTreatment: Handler<ById & { Body: SignOffInput }> = async (request) => {
+    const auth = request.auth!;
+    try {
+      await signOff(ctx, { userId: auth.userId, clinicId: auth.clinicId, role: auth.role }, request.params.id, request.body, wakeJobs);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : 'unknown';
+      await audit(ctx.db, request, { action: 'plan.sign_off', outcome: 'failure', targetType: 'treatment', targetId: request.params.id, detail: { reason } });
+      throw error;
+    }
+    await audit(ctx.db, request, { action: 'plan.sign_off', outcome: 'success', targetType: 'treatment', targetId: request.params.id });
+    return success(await loadTreatment(ctx.db, auth.clinicId, request.params.id, request.lang), translate(request.lang, 'plan.signed_off_message'));
+  };
+
+  const downloadParameterSet: Handler<ById> = async (request, reply) => {
+    const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
+    if (row.locked) throw sessionLocked();
+    const file = await parameterSetFile(ctx, row);
+    await audit(ctx.db, request, { action: 'plan.parameter_set_downloaded', outcome: 'success', targetType: 'treatment', targetId: row.id });
+    return reply
+      .header('Content-Type', 'application/octet-stream')
+      .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+      .header('Cache-Control', 'no-store')
+      .send(file.bytes);
   };
 
   return {
@@ -53,7 +73,7 @@ export function planningHandlers(ctx: AppContext): Handlers {
     saveBrightness: step<BrightnessInput>('plan.brightness_saved', saveBrightness),
     saveFinalAdjustments: step<FinalAdjustmentsInput>('plan.final_adjustments_saved', saveFinalAdjustments),
     listTreatmentAudit,
-    confirmTreatment: notYet,
-    downloadParameterSet: notYet,
+    confirmTreatment,
+    downloadParameterSet,
   };
 }

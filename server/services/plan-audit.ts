@@ -59,6 +59,18 @@ function summaryOf(lang: Lang, action: PlanAuditAction, details: Details): strin
       sentence = t('plan.audit.final_adjustments_saved', { changes: changes.length ? changes.join(', ') : t('plan.audit.no_change') });
       break;
     }
+    case 'signed_off':
+      sentence = t('plan.audit.signed_off', { spots: n(details.spots) });
+      break;
+    case 'parameter_set_packed':
+      sentence = t('plan.audit.parameter_set_packed', { spots: n(details.spots), size: n(details.size) });
+      break;
+    case 'issue_reported':
+      sentence = t('plan.audit.issue_reported', { reason: typeof details.reason === 'string' ? details.reason : '' });
+      break;
+    case 'packing_failed':
+      sentence = t('plan.audit.packing_failed', { reason: typeof details.reason === 'string' ? t(details.reason) : '' }).trim();
+      break;
     default:
       sentence = action;
   }

@@ -116,7 +116,17 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
         reported_at: now,
       })
       .execute();
-    await tx.updateTable('treatments').set({ locked: true, updated_at: now }).where('id', '=', row.id).execute();
+    const locked = await tx
+      .updateTable('treatments')
+      .set({ locked: true, updated_at: now })
+      .where('id', '=', row.id)
+      .returning(['step', 'plan_revision'])
+      .executeTakeFirstOrThrow();
+    // The plan's audit trail ends with the report (the plan itself is unchanged: same revision).
+    await tx
+      .insertInto('plan_changes')
+      .values({ treatment_id: row.id, at: now, user_id: actor.userId, user_name: reporterName, action: 'issue_reported', step: locked.step, revision: locked.plan_revision, details: JSON.stringify({ reason }) })
+      .execute();
 
     // `patientId` lets the erasure of the patient blank the name and the reason in these notifications.
     const params = { reporter: reporterName, number: row.number, patient: patientLabel(row), reason, patientId: row.patient_id };

@@ -53,12 +53,12 @@ import type {
 } from '../../model/notFoundResponse';
 
 import type {
-  NotImplementedResponse
-} from '../../model/notImplementedResponse';
-
-import type {
   PayloadTooLargeResponse
 } from '../../model/payloadTooLargeResponse';
+
+import type {
+  PlanConflict
+} from '../../model/planConflict';
 
 import type {
   SignOffInput
@@ -404,7 +404,7 @@ export const useDeleteTreatment = <TError = ErrorType<UnauthorizedResponse | For
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Wizard step 4: the physician re-enters the password and signs the plan off. The plan must be at `confirm_sign_off`; the server checks its invariants again (no spot in an exclusion zone, spot edge included; every power within the device's limits; spot count and spacing consistent with the settings) and answers 409 if one fails. On success the plan moves to `npt_packing` (the session's planStatus is `processing`) and the parameter set for the laser is packed in the background; when it is ready the step is `available`, planStatus `plan_available`, and `GET /treatments/{id}/parameter-set` serves it. Repeated wrong passwords are throttled like sign-ins (429).
+ * Wizard step 4: the physician re-enters the password and signs the plan off. The plan must be at `confirm_sign_off`; the server checks its invariants again (no spot in an exclusion zone, spot edge included; every power within the device's limits; spot count and spacing consistent with the settings) and answers 409 if one fails. On success the plan moves to `npt_packing` (the session's planStatus is `processing`) and the parameter set for the laser is packed in the background; when it is ready the step is `available`, planStatus `plan_available`, and `GET /treatments/{id}/parameter-set` serves it. Repeated wrong passwords are throttled like sign-ins (429). The body names the plan revision the physician saw: a plan changed since answers 409 `plan.revision_stale` with the current plan, and nothing is signed.
  * @summary Sign off the plan
  */
 export const confirmTreatment = (
@@ -424,7 +424,7 @@ export const confirmTreatment = (
   
 
 
-export const getConfirmTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse | NotImplementedResponse>,
+export const getConfirmTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext> => {
 
@@ -451,12 +451,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type ConfirmTreatmentMutationResult = NonNullable<Awaited<ReturnType<typeof confirmTreatment>>>
     export type ConfirmTreatmentMutationBody = BodyType<SignOffInput>
-    export type ConfirmTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse | NotImplementedResponse>
+    export type ConfirmTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>
 
     /**
  * @summary Sign off the plan
  */
-export const useConfirmTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse | NotImplementedResponse>,
+export const useConfirmTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmTreatment>>, TError,{id: string;data: BodyType<SignOffInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof confirmTreatment>>,
@@ -643,7 +643,7 @@ export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatm
 
 
 /**
- * **Addition.** "Download parameter set": the signed-off plan as an NPT parameter-set file for the laser (wizard step 5). Available once the plan is at `available` (409 before, e.g. while `npt_packing`). A locked session (issue reported) no longer serves its parameter set (423).
+ * **Addition.** "Download parameter set": the signed-off plan as an NPT parameter-set file for the laser (wizard step 5). Available once the plan is at `available` (409 before, e.g. while `npt_packing`). Every download checks the stored file against its SHA-256 and the plan checksum inside it. A locked session (issue reported) no longer serves its parameter set (423).
  * @summary Download the parameter set
  */
 export const downloadParameterSet = (
@@ -669,7 +669,7 @@ export const getDownloadParameterSetQueryKey = (id?: string,) => {
     }
 
     
-export const getDownloadParameterSetQueryOptions = <TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export const getDownloadParameterSetQueryOptions = <TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -688,10 +688,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type DownloadParameterSetQueryResult = NonNullable<Awaited<ReturnType<typeof downloadParameterSet>>>
-export type DownloadParameterSetQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>
+export type DownloadParameterSetQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>
 
 
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadParameterSet>>,
@@ -701,7 +701,7 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadParameterSet>>,
@@ -711,7 +711,7 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -719,7 +719,7 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
  * @summary Download the parameter set
  */
 
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | NotImplementedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {

@@ -384,15 +384,17 @@ export const deleteTreatmentResponse = zod.object({
 }).describe('Success envelope without data, used by actions.')
 
 /**
- * Wizard step 4: the physician re-enters the password and signs the plan off. The plan must be at `confirm_sign_off`; the server checks its invariants again (no spot in an exclusion zone, spot edge included; every power within the device's limits; spot count and spacing consistent with the settings) and answers 409 if one fails. On success the plan moves to `npt_packing` (the session's planStatus is `processing`) and the parameter set for the laser is packed in the background; when it is ready the step is `available`, planStatus `plan_available`, and `GET /treatments/{id}/parameter-set` serves it. Repeated wrong passwords are throttled like sign-ins (429).
+ * Wizard step 4: the physician re-enters the password and signs the plan off. The plan must be at `confirm_sign_off`; the server checks its invariants again (no spot in an exclusion zone, spot edge included; every power within the device's limits; spot count and spacing consistent with the settings) and answers 409 if one fails. On success the plan moves to `npt_packing` (the session's planStatus is `processing`) and the parameter set for the laser is packed in the background; when it is ready the step is `available`, planStatus `plan_available`, and `GET /treatments/{id}/parameter-set` serves it. Repeated wrong passwords are throttled like sign-ins (429). The body names the plan revision the physician saw: a plan changed since answers 409 `plan.revision_stale` with the current plan, and nothing is signed.
  * @summary Sign off the plan
  */
-export const confirmTreatmentBodyPasswordMax = 128;
+export const confirmTreatmentBodyRevisionMin = 0;
+export const confirmTreatmentBodyRevisionMax = 1000000;export const confirmTreatmentBodyPasswordMax = 128;
 
 export const confirmTreatmentBody = zod.strictObject({
+  "revision": zod.number().min(confirmTreatmentBodyRevisionMin).max(confirmTreatmentBodyRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "password": zod.string().max(confirmTreatmentBodyPasswordMax),
   "confirm": zod.boolean().describe('The physician confirms the plan as shown.')
-}).describe('The signing physician confirms with their password.')
+}).describe('The signing physician confirms with their password the plan of the revision they saw.')
 
 export const confirmTreatmentResponseDataStepIndexMin = 0;
 export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;

@@ -10,7 +10,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       add column plan_revision integer not null default 0,
       add column modified_by uuid references users (id) on delete set null,
       add column modified_by_name text,
-      add column modified_at timestamptz
+      add column modified_at timestamptz,
+      -- The packed parameter set's file (its name, size and SHA-256 are in the plan).
+      add column parameter_set_path text
   `.execute(db);
   await sql`
     create table plan_changes (
@@ -32,5 +34,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop table plan_changes`.execute(db);
-  await sql`alter table treatments drop column plan_revision, drop column modified_by, drop column modified_by_name, drop column modified_at`.execute(db);
+  await sql`alter table treatments drop column plan_revision, drop column modified_by, drop column modified_by_name, drop column modified_at, drop column parameter_set_path`.execute(db);
 }

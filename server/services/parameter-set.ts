@@ -1,0 +1,218 @@
+// Sign-off, packing and handing out the parameter set (wizard steps 4–5, plan steps 6 → 7 → 8):
+// - a physician signs off with their password re-entered, on the revision they saw; the invariants are checked
+//   once more with the laser settings complete, and a durable `treatment.pack` job is queued in the same
+//   transaction;
+// - the job writes the `parameter-set` NPT (with its planSha256) from the signed plan and the exam's own
+//   device, patient and exam records, under a file name fixed by the job, so a run after a crash replaces
+//   what the last one left; the session becomes `available` only in the job's finishing transaction;
+// - every download checks the stored file against its SHA-256 and the plan checksum inside it; a file that
+//   fails is never served.
+import { createHash } from 'node:crypto';
+import type { SignOffInput } from '../../generated/model/signOffInput';
+import { readExam, readParameterSet } from '../../src/domain/npt/read-npt';
+import { writeParameterSet } from '../../src/domain/npt/write-npt';
+import type { NptLaserMode, NptPlan } from '../../src/domain/npt/manifest';
+import { DEFAULT_POWER_LIMITS } from '../../src/domain/planning/brightness';
+import type { ImagedField } from '../../src/domain/planning/macula-grid';
+import { checkPlan } from '../../src/domain/planning/plan-invariants';
+import type { AppContext } from '../context';
+import type { JobRow, StoredPlan, TreatmentRow } from '../db/tables';
+import { conflict, HttpError, notFound } from '../http/errors';
+import type { MessageKey } from '../i18n';
+import { enqueue } from '../jobs/queue';
+import type { Claim, JobDefinition } from '../jobs/worker';
+import { verifyPassword } from '../security/password-hash';
+import { accountKey, ACCOUNT_RULE, assertNotThrottled, failAndSlowDown } from '../security/throttle';
+import { displayName } from './people';
+import { STEP_INDEX, type PlanActor } from './plan-steps';
+import { assertChangeable, sessionLocked } from './treatment-changes';
+import { planOf, treatmentFolder } from './treatments';
+
+const laserOf = (row: TreatmentRow) => ({
+  spotSizeUm: row.spot_size_um === null ? null : Number(row.spot_size_um),
+  spotSpacing: row.spot_spacing === null ? null : Number(row.spot_spacing),
+  pulseDurationMs: row.pulse_duration_ms === null ? null : Number(row.pulse_duration_ms),
+  laserMode: row.laser_mode as NptLaserMode | null,
+  laserDose: row.laser_dose === null ? null : Number(row.laser_dose),
+});
+
+/** The plan's invariants before sign-off and before packing: a broken one answers 409 with its code. */
+function assertPackable(plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
+  const problems = checkPlan(
+    { ...plan, scale: plan.scale!, fovea: plan.fovea!, exclusionZones: plan.exclusionZones!, laserDose: laserOf(row).laserDose },
+    { field, limits: DEFAULT_POWER_LIMITS, powers: true, packing: true },
+  );
+  if (problems.length) {
+    const [problem] = problems;
+    throw new HttpError(409, problem.code, problem.code, { ...problem.params, spots: problem.spotIds.join(', ') });
+  }
+}
+
+/** Signs the plan off and queues its packing. Wrong passwords count against the account as sign-ins do. */
+export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: string, input: SignOffInput, wakeJobs: () => void): Promise<void> {
+  // Out of reach (404) or locked (423) before the password is looked at; checked again below under the row lock.
+  await assertChangeable(ctx, actor, treatmentId);
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash', 'physician_name', 'first_name', 'last_name'])
+    .where('id', '=', actor.userId)
+    .where('clinic_id', '=', actor.clinicId)
+    .executeTakeFirst();
+  if (!user) throw notFound();
+  const key = accountKey(user.email);
+  await assertNotThrottled(ctx, [key]);
+  if (!(await verifyPassword(user.password_hash, input.password))) {
+    await failAndSlowDown(ctx, [[key, ACCOUNT_RULE]]);
+    throw new HttpError(422, 'auth.password_invalid', 'auth.password_invalid', {}, { password: ['auth.password_invalid'] });
+  }
+
+  await ctx.db.transaction().execute(async (tx) => {
+    const row = await tx
+      .selectFrom('treatments as t')
+      .innerJoin('patients as p', 'p.id', 't.patient_id')
+      .selectAll('t')
+      .where('t.clinic_id', '=', actor.clinicId)
+      .where('t.id', '=', treatmentId)
+      .where('p.status', '=', 'active')
+      .forUpdate('t')
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    if (row.locked) throw sessionLocked();
+    if (row.step_index >= STEP_INDEX.npt_packing) throw conflict('plan.signed_off', 'plan.signed_off');
+    if (!row.plan || row.step_index !== STEP_INDEX.confirm_sign_off) throw conflict('plan.step_out_of_order', 'plan.sign_off_early');
+    if (input.revision !== row.plan_revision) {
+      throw new HttpError(409, 'plan.revision_stale', 'plan.revision_stale', {}, {}, { plan: planOf(row) });
+    }
+    const laser = laserOf(row);
+    if (laser.spotSizeUm === null || laser.spotSpacing === null || laser.pulseDurationMs === null || laser.laserMode === null || laser.laserDose === null) {
+      throw conflict('plan.laser_settings_missing', 'plan.laser_settings_missing');
+    }
+    const image = await tx.selectFrom('treatment_images').select(['width', 'height']).where('treatment_id', '=', row.id).orderBy('role').orderBy('entry').executeTakeFirstOrThrow();
+    assertPackable(row.plan, row, row.plan.imagedField ?? { width: image.width, height: image.height, aperture: null });
+
+    const now = ctx.clock.now();
+    const name = displayName(user);
+    const revision = row.plan_revision + 1;
+    const plan: StoredPlan = { ...row.plan, signOff: { by: { id: user.id, name }, at: now.toISOString() }, parameterSet: null };
+    await tx
+      .updateTable('treatments')
+      .set({ plan: JSON.stringify(plan), step: 'npt_packing', step_index: STEP_INDEX.npt_packing, plan_revision: revision, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
+    await tx
+      .insertInto('plan_changes')
+      .values({ treatment_id: row.id, at: now, user_id: user.id, user_name: name, action: 'signed_off', step: 'npt_packing', revision, details: JSON.stringify({ spots: row.total_spots }) })
+      .execute();
+    await enqueue(tx, { kind: 'treatment.pack', clinicId: row.clinic_id, subjectId: row.id, now });
+  });
+  wakeJobs();
+}
+
+const fileNameOf = (row: TreatmentRow, at: Date) => `parameter-set-${row.id.slice(0, 8)}-${row.eye}-${at.toISOString().slice(0, 10)}.npt`;
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The `treatment.pack` job: the signed plan as a parameter-set file, then the session at `available`. */
+export function parameterSetPacking(ctx: AppContext): JobDefinition {
+  const load = (job: JobRow) => ctx.db.selectFrom('treatments').selectAll().where('id', '=', job.subject_id).executeTakeFirst();
+
+  async function backToSignOff(claim: Claim, row: TreatmentRow | undefined, reason: MessageKey) {
+    await claim.finish(
+      'failed',
+      async (tx) => {
+        if (!row?.plan || row.step_index !== STEP_INDEX.npt_packing) return;
+        const now = ctx.clock.now();
+        const revision = row.plan_revision + 1;
+        await tx
+          .updateTable('treatments')
+          .set({ plan: JSON.stringify({ ...row.plan, signOff: null }), step: 'confirm_sign_off', step_index: STEP_INDEX.confirm_sign_off, plan_revision: revision, updated_at: now })
+          .where('id', '=', row.id)
+          .execute();
+        await tx
+          .insertInto('plan_changes')
+          .values({ treatment_id: row.id, at: now, user_id: null, user_name: null, action: 'packing_failed', step: 'confirm_sign_off', revision, details: JSON.stringify({ reason }) })
+          .execute();
+      },
+      reason,
+    );
+  }
+
+  return {
+    async run(job, claim) {
+      const row = await load(job);
+      // Deleted, locked, or signed off again meanwhile: nothing to pack.
+      if (!row?.plan?.signOff || row.locked || row.step_index !== STEP_INDEX.npt_packing) {
+        await claim.finish('done', async () => {});
+        return;
+      }
+      const examBytes = row.file_path ? await ctx.files.get(row.file_path) : null;
+      const exam = examBytes ? readExam(new Uint8Array(examBytes)) : null;
+      if (!exam?.ok) {
+        await backToSignOff(claim, row, 'treatment.file_missing');
+        return;
+      }
+      const image = await ctx.db.selectFrom('treatment_images').select(['width', 'height']).where('treatment_id', '=', row.id).orderBy('role').orderBy('entry').executeTakeFirstOrThrow();
+      const { plan } = row;
+      try {
+        assertPackable(plan, row, plan.imagedField ?? { width: image.width, height: image.height, aperture: null });
+      } catch {
+        await backToSignOff(claim, row, 'plan.packing_refused');
+        return;
+      }
+      const laser = laserOf(row);
+      const signOff = plan.signOff!;
+      const nptPlan: NptPlan = {
+        treatmentId: row.id,
+        scale: plan.scale!,
+        fovea: plan.fovea!,
+        exclusionZones: [plan.exclusionZones!.faz, plan.exclusionZones!.onh],
+        laser: { spotSizeUm: laser.spotSizeUm!, spotSpacing: laser.spotSpacing!, pulseDurationMs: laser.pulseDurationMs!, laserMode: laser.laserMode!, laserDose: laser.laserDose! },
+        spots: plan.spots.filter((spot) => spot.enabled).map(({ id, x, y, xUm, yUm, powerMw }) => ({ id, x, y, xUm, yUm, powerMw: powerMw! })),
+        signOff: { by: signOff.by, at: signOff.at },
+      };
+      const now = ctx.clock.now();
+      const { device, patient, exam: examInfo } = exam.value.manifest;
+      const bytes = writeParameterSet({ manifest: { createdAt: now.toISOString(), device, patient, exam: examInfo, plan: nptPlan } });
+      // Named by the job: a second run (after a crash) replaces this file instead of adding one.
+      const key = await ctx.files.put(row.clinic_id, treatmentFolder(row.patient_id, row.id), bytes, job.id);
+      // Fault tests stop here: the file is written, the session not yet `available`.
+      if (ctx.config.jobPauseMs > 0) await new Promise((resolve) => setTimeout(resolve, ctx.config.jobPauseMs));
+      await claim.finish('done', async (tx) => {
+        const current = await tx.selectFrom('treatments').select(['step_index', 'plan_revision']).where('id', '=', row.id).forUpdate().executeTakeFirst();
+        if (!current || current.step_index !== STEP_INDEX.npt_packing) return;
+        const revision = current.plan_revision + 1;
+        const parameterSet = { fileName: fileNameOf(row, now), size: bytes.length, sha256: sha256(bytes), createdAt: now.toISOString() };
+        await tx
+          .updateTable('treatments')
+          .set({
+            plan: JSON.stringify({ ...plan, parameterSet }),
+            parameter_set_path: key,
+            step: 'available',
+            step_index: STEP_INDEX.available,
+            plan_revision: revision,
+            updated_at: now,
+          })
+          .where('id', '=', row.id)
+          .execute();
+        await tx
+          .insertInto('plan_changes')
+          .values({ treatment_id: row.id, at: now, user_id: null, user_name: null, action: 'parameter_set_packed', step: 'available', revision, details: JSON.stringify({ spots: nptPlan.spots.length, size: bytes.length }) })
+          .execute();
+      });
+    },
+    async giveUp(job, claim) {
+      await backToSignOff(claim, await load(job), 'plan.packing_failed');
+    },
+  };
+}
+
+/** The stored parameter set, checked: its SHA-256 as packed, and the plan checksum inside it. */
+export async function parameterSetFile(ctx: AppContext, row: TreatmentRow): Promise<{ fileName: string; bytes: Buffer }> {
+  const info = row.plan?.parameterSet;
+  if (row.step_index !== STEP_INDEX.available || !info || !row.parameter_set_path) {
+    throw conflict('treatment.parameter_set_not_ready', 'treatment.parameter_set_not_ready');
+  }
+  const bytes = await ctx.files.get(row.parameter_set_path);
+  const intact = bytes !== null && bytes.length === info.size && sha256(bytes) === info.sha256 && readParameterSet(new Uint8Array(bytes)).ok;
+  if (!intact) throw conflict('treatment.parameter_set_corrupted', 'treatment.parameter_set_corrupted');
+  return { fileName: info.fileName, bytes };
+}
