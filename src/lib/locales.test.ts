@@ -32,6 +32,7 @@ const SAME_IN_BOTH = new Set([
   'patientList:patientName', // "{{secondName}}, {{name}}" in both
   'patientCard:title', // the patient's name
   'patientCard:comparison.parameter', // "Parameter" is German too
+  'api:plan.pattern.hexagonal', // "hexagonal" is German too
 ]);
 
 /** The files of `folder` (e.g. "en/" or "de/legal/") among `found`, by name. */
