@@ -255,7 +255,8 @@ function resetBy(row: TreatmentRow, from: number): string[] {
   const reset: string[] = [];
   if (row.step_index >= STEP_INDEX.macula_grid_pattern && from < STEP_INDEX.macula_grid_pattern) reset.push('grid');
   if (row.step_index >= STEP_INDEX.brightness && from < STEP_INDEX.brightness) reset.push('brightness');
-  if (row.step_index >= STEP_INDEX.confirm_sign_off && from < STEP_INDEX.confirm_sign_off) reset.push('finalAdjustments');
+  // The final adjustments' laser dose, pulse and mode are the session's and stay; their removed spots go
+  // with the grid.
   return reset;
 }
 

@@ -137,7 +137,7 @@ describe('a session planned step by step', () => {
     expect(german.body.data[4].summary).toBe('Letzte Anpassungen gespeichert: Laserdosis 90 → 95 mW, Pulsdauer 15 → 20 ms.');
   });
 
-  it('going back to the zones resets the grid, the brightness and the final adjustments, and says so', async () => {
+  it('going back to the zones discards the grid and the powers (and says so), keeping the laser settings', async () => {
     const id = await newSession();
     const atSignOff = await throughBrightness(id);
     const current = await plan(id);
@@ -148,7 +148,9 @@ describe('a session planned step by step', () => {
     expect(again.body.data).toMatchObject({ step: 'pre_macula_grid_pattern', brightness: null, fovea: moved.faz.center });
     expect(again.body.data.spots.every((spot: Body) => spot.powerMw == null && spot.enabled)).toBe(true);
     const trail = (await server.call<Body>('GET', `/treatments/${id}/audit`, { token: users.physician.token })).body.data;
-    expect(trail.at(-1).summary).toMatch(/ Reset: macula grid, brightness, final adjustments\.$/);
+    expect(trail.at(-1).summary).toMatch(/ Reset: macula grid, brightness\.$/);
+    const session = (await server.call<Body>('GET', `/treatments/${id}`, { token: users.physician.token })).body.data;
+    expect(session).toMatchObject({ laserDose: 90, pulseDurationMs: 15, laserMode: 'micropulse', brightness: null });
   });
 });
 
