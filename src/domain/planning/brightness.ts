@@ -87,7 +87,8 @@ export function median(values: ArrayLike<number>): number {
 /** The model for the treated spots' brightness values. */
 export function brightnessModel(treatedBrightness: ArrayLike<number>, bounds: PowerBounds = DEFAULT_POWER_BOUNDS): BrightnessModel {
   const middle = median(treatedBrightness);
-  return { medianBrightness: Number.isNaN(middle) ? 0 : middle, ...bounds };
+  // Only the bounds are taken from `bounds` (it may be an earlier model, whose median is out of date).
+  return { medianBrightness: Number.isNaN(middle) ? 0 : middle, minFactor: bounds.minFactor, maxFactor: bounds.maxFactor, gamma: bounds.gamma };
 }
 
 /** (brightness / median)^gamma, clamped to the bounds; 1 when the treated area is black. */

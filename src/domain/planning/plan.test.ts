@@ -111,6 +111,8 @@ describe('brightness and power', () => {
     expect(powerFactor(1, model)).toBe(DEFAULT_POWER_BOUNDS.maxFactor);
     expect(powerFactor(0, model)).toBe(DEFAULT_POWER_BOUNDS.minFactor);
     expect(powerFactor(0.7, brightnessModel([0, 0]))).toBe(1);
+    // An earlier model as the bounds: its median does not carry over.
+    expect(brightnessModel([0.6, 0.8], model)).toEqual({ ...model, medianBrightness: 0.7 });
     expect(spotPowerMw(90, 1.1234)).toBe(101.1);
   });
 
