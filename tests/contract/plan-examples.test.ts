@@ -15,7 +15,9 @@ function plansIn(value: unknown, where: string, dose: number | null, found: [str
   if (Array.isArray(value)) value.forEach((item, k) => plansIn(item, `${where}[${k}]`, dose, found));
   else if (value && typeof value === 'object') {
     const object = value as Json;
-    const laserDose = typeof object.laserDose === 'number' ? object.laserDose : dose;
+    // The dose beside a plan: the session's own (Treatment) or its laser settings (a comparison side).
+    const beside = typeof object.laserDose === 'number' ? object.laserDose : object.laserSettings?.laserDose;
+    const laserDose = typeof beside === 'number' ? beside : dose;
     if ('stepIndex' in object && 'spots' in object && 'exclusionZones' in object) found.push([where, object, laserDose]);
     for (const [key, child] of Object.entries(object)) plansIn(child, `${where}.${key}`, laserDose, found);
   }
