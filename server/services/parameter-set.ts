@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { SignOffInput } from '../../generated/model/signOffInput';
 import { readExam, readParameterSet } from '../../src/domain/npt/read-npt';
 import { writeParameterSet } from '../../src/domain/npt/write-npt';
-import type { NptLaserMode, NptPlan } from '../../src/domain/npt/manifest';
+import type { NptPlan } from '../../src/domain/npt/manifest';
 import { DEFAULT_POWER_LIMITS } from '../../src/domain/planning/brightness';
 import type { ImagedField } from '../../src/domain/planning/macula-grid';
 import { checkPlan } from '../../src/domain/planning/plan-invariants';
@@ -24,22 +24,14 @@ import type { Claim, JobDefinition } from '../jobs/worker';
 import { verifyPassword } from '../security/password-hash';
 import { accountKey, ACCOUNT_RULE, assertNotThrottled, failAndSlowDown } from '../security/throttle';
 import { displayName } from './people';
-import { STEP_INDEX, type PlanActor } from './plan-steps';
-import { assertChangeable, sessionLocked } from './treatment-changes';
-import { planOf, treatmentFolder } from './treatments';
-
-const laserOf = (row: TreatmentRow) => ({
-  spotSizeUm: row.spot_size_um === null ? null : Number(row.spot_size_um),
-  spotSpacing: row.spot_spacing === null ? null : Number(row.spot_spacing),
-  pulseDurationMs: row.pulse_duration_ms === null ? null : Number(row.pulse_duration_ms),
-  laserMode: row.laser_mode as NptLaserMode | null,
-  laserDose: row.laser_dose === null ? null : Number(row.laser_dose),
-});
+import { assertRevision, imagedFieldOf, lockedPlan, STEP_INDEX, type PlanActor } from './plan-steps';
+import { assertChangeable } from './treatment-changes';
+import { laserSettingsOf, treatmentFolder } from './treatments';
 
 /** The plan's invariants before sign-off and before packing: a broken one answers 409 with its code. */
 function assertPackable(plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
   const problems = checkPlan(
-    { ...plan, scale: plan.scale!, fovea: plan.fovea!, exclusionZones: plan.exclusionZones!, laserDose: laserOf(row).laserDose },
+    { ...plan, scale: plan.scale!, fovea: plan.fovea!, exclusionZones: plan.exclusionZones!, laserDose: laserSettingsOf(row).laserDose },
     { field, limits: DEFAULT_POWER_LIMITS, powers: true, packing: true },
   );
   if (problems.length) {
@@ -67,28 +59,14 @@ export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: st
   }
 
   await ctx.db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom('treatments as t')
-      .innerJoin('patients as p', 'p.id', 't.patient_id')
-      .selectAll('t')
-      .where('t.clinic_id', '=', actor.clinicId)
-      .where('t.id', '=', treatmentId)
-      .where('p.status', '=', 'active')
-      .forUpdate('t')
-      .executeTakeFirst();
-    if (!row) throw notFound();
-    if (row.locked) throw sessionLocked();
-    if (row.step_index >= STEP_INDEX.npt_packing) throw conflict('plan.signed_off', 'plan.signed_off');
-    if (!row.plan || row.step_index !== STEP_INDEX.confirm_sign_off) throw conflict('plan.step_out_of_order', 'plan.sign_off_early');
-    if (input.revision !== row.plan_revision) {
-      throw new HttpError(409, 'plan.revision_stale', 'plan.revision_stale', {}, {}, { plan: planOf(row) });
-    }
-    const laser = laserOf(row);
+    const row = await lockedPlan(tx, actor, treatmentId);
+    if (row.step_index !== STEP_INDEX.confirm_sign_off) throw conflict('plan.step_out_of_order', 'plan.sign_off_early');
+    assertRevision(row, input.revision);
+    const laser = laserSettingsOf(row);
     if (laser.spotSizeUm === null || laser.spotSpacing === null || laser.pulseDurationMs === null || laser.laserMode === null || laser.laserDose === null) {
       throw conflict('plan.laser_settings_missing', 'plan.laser_settings_missing');
     }
-    const image = await tx.selectFrom('treatment_images').select(['width', 'height']).where('treatment_id', '=', row.id).orderBy('role').orderBy('entry').executeTakeFirstOrThrow();
-    assertPackable(row.plan, row, row.plan.imagedField ?? { width: image.width, height: image.height, aperture: null });
+    assertPackable(row.plan, row, await imagedFieldOf(tx, row));
 
     const now = ctx.clock.now();
     const name = displayName(user);
@@ -150,15 +128,14 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
         await backToSignOff(claim, row, 'treatment.file_missing');
         return;
       }
-      const image = await ctx.db.selectFrom('treatment_images').select(['width', 'height']).where('treatment_id', '=', row.id).orderBy('role').orderBy('entry').executeTakeFirstOrThrow();
       const { plan } = row;
       try {
-        assertPackable(plan, row, plan.imagedField ?? { width: image.width, height: image.height, aperture: null });
+        assertPackable(plan, row, await imagedFieldOf(ctx.db, { ...row, plan }));
       } catch {
         await backToSignOff(claim, row, 'plan.packing_refused');
         return;
       }
-      const laser = laserOf(row);
+      const laser = laserSettingsOf(row);
       const signOff = plan.signOff!;
       const nptPlan: NptPlan = {
         treatmentId: row.id,

@@ -23,12 +23,12 @@ import { gridSurroundings, layOutGrid, TooManySpotsError, unknownSpotIds, type G
 import { adaptPowers, withDose } from '../../src/domain/planning/plan';
 import { checkPlan, type PlanProblem, type PlanSpot } from '../../src/domain/planning/plan-invariants';
 import type { AppContext } from '../context';
-import type { StoredPlan, Tables, TreatmentRow } from '../db/tables';
+import type { Database, StoredPlan, Tables, TreatmentRow } from '../db/tables';
 import { conflict, HttpError, notFound } from '../http/errors';
 import type { MessageKey, MessageParams } from '../i18n';
 import { displayName } from './people';
 import { sessionLocked } from './treatment-changes';
-import { planOf } from './treatments';
+import { laserSettingsOf, planOf } from './treatments';
 
 type Tx = Transaction<Tables>;
 
@@ -122,10 +122,53 @@ interface Loaded {
   field: ImagedField;
 }
 
+/** A session whose plan may still change, read FOR UPDATE for the rest of the transaction. */
+export type PlanRow = TreatmentRow & { plan: StoredPlan };
+
 /**
- * Runs one save: the session read FOR UPDATE (404 outside the actor's reach, 423 when locked, 409 before
- * processing has finished, after sign-off, before `earliest`, or from a stale revision), then `step`, then
- * the stored plan, the session's columns, Modified and the audit entry, all in one transaction.
+ * The session read FOR UPDATE for a change to its plan: 404 outside the actor's reach (other clinic, patient
+ * not active), 423 when locked, 409 before processing has finished or once signed off.
+ */
+export async function lockedPlan(tx: Tx, actor: PlanActor, treatmentId: string): Promise<PlanRow> {
+  const row = await tx
+    .selectFrom('treatments as t')
+    .innerJoin('patients as p', 'p.id', 't.patient_id')
+    .selectAll('t')
+    .where('t.clinic_id', '=', actor.clinicId)
+    .where('t.id', '=', treatmentId)
+    .where('p.status', '=', 'active')
+    .forUpdate('t')
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  if (row.locked) throw sessionLocked();
+  if (!row.plan || row.processing_state !== 'processed') throw conflict('plan.step_out_of_order', 'plan.still_processing');
+  if (row.step_index >= STEP_INDEX.npt_packing) throw conflict('plan.signed_off', 'plan.signed_off');
+  return row as PlanRow;
+}
+
+/** 409 `plan.revision_stale` with the current plan when a change started from another revision. */
+export function assertRevision(row: TreatmentRow, revision: number): void {
+  if (revision !== row.plan_revision) throw new HttpError(409, 'plan.revision_stale', 'plan.revision_stale', {}, {}, { plan: planOf(row) });
+}
+
+/** Where spots may lie: the plan's imaged field, or for a plan proposed before it was kept, the display image. */
+export async function imagedFieldOf(db: Database | Tx, row: PlanRow): Promise<ImagedField> {
+  if (row.plan.imagedField) return row.plan.imagedField;
+  const image = await db
+    .selectFrom('treatment_images')
+    .select(['width', 'height'])
+    .where('treatment_id', '=', row.id)
+    .orderBy('role')
+    .orderBy('entry')
+    .executeTakeFirst();
+  if (!image) throw conflict('plan.step_out_of_order', 'plan.still_processing');
+  return { width: image.width, height: image.height, aperture: null };
+}
+
+/**
+ * Runs one save: the session read FOR UPDATE (lockedPlan; 409 also before `earliest` or from a stale
+ * revision), then `step`, then the stored plan, the session's columns, Modified and the audit entry, all in
+ * one transaction.
  */
 async function saveStep(
   ctx: AppContext,
@@ -136,34 +179,12 @@ async function saveStep(
   step: (loaded: Loaded) => StepResult,
 ): Promise<void> {
   await ctx.db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom('treatments as t')
-      .innerJoin('patients as p', 'p.id', 't.patient_id')
-      .selectAll('t')
-      .where('t.clinic_id', '=', actor.clinicId)
-      .where('t.id', '=', treatmentId)
-      .where('p.status', '=', 'active')
-      .forUpdate('t')
-      .executeTakeFirst();
-    if (!row) throw notFound();
-    if (row.locked) throw sessionLocked();
-    if (!row.plan || row.processing_state !== 'processed') throw conflict('plan.step_out_of_order', 'plan.still_processing');
-    if (row.step_index >= STEP_INDEX.npt_packing) throw conflict('plan.signed_off', 'plan.signed_off');
+    const row = await lockedPlan(tx, actor, treatmentId);
     if (row.step_index < earliest.index || (earliest.exactly && row.step_index !== earliest.index)) {
       throw conflict('plan.step_out_of_order', earliest.key);
     }
-    if (revision !== row.plan_revision) {
-      throw new HttpError(409, 'plan.revision_stale', 'plan.revision_stale', {}, {}, { plan: planOf(row) });
-    }
-    const image = await tx
-      .selectFrom('treatment_images')
-      .select(['width', 'height'])
-      .where('treatment_id', '=', row.id)
-      .orderBy('role')
-      .orderBy('entry')
-      .executeTakeFirst();
-    if (!image) throw conflict('plan.step_out_of_order', 'plan.still_processing');
-    const field = row.plan.imagedField ?? { width: image.width, height: image.height, aperture: null };
+    assertRevision(row, revision);
+    const field = await imagedFieldOf(tx, row);
     const result = step({ row, plan: row.plan, field });
     const now = ctx.clock.now();
     const user = await tx.selectFrom('users').select(['physician_name', 'first_name', 'last_name']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
@@ -270,7 +291,7 @@ function powered(plan: StoredPlan, spots: readonly PlanSpot[], luma: LumaMap, bo
   return { model: adapted.model, spots: laserDose === null ? adapted.spots.map((spot) => ({ ...spot, powerMw: null })) : adapted.spots };
 }
 
-const doseOf = (row: TreatmentRow) => (row.laser_dose === null ? null : Number(row.laser_dose));
+const doseOf = (row: TreatmentRow) => laserSettingsOf(row).laserDose;
 const enabledCount = (spots: readonly PlanSpot[]) => spots.filter((spot) => spot.enabled).length;
 
 // ---------------------------------------------------------------------------------------------------
@@ -387,7 +408,8 @@ export async function saveFinalAdjustments(ctx: AppContext, actor: PlanActor, tr
     if (dose !== null) spots = withDose(spots, dose);
     const next: StoredPlan = { ...plan, spots };
     assertValid(next, field, dose, { field: 'laserDose', key: 'plan.power_out_of_limits_dose', params: { dose: dose ?? 0 } });
-    const before = { laserDose: doseOf(row), pulseDurationMs: row.pulse_duration_ms === null ? null : Number(row.pulse_duration_ms), laserMode: row.laser_mode };
+    const { laserDose, pulseDurationMs, laserMode } = laserSettingsOf(row);
+    const before = { laserDose, pulseDurationMs, laserMode };
     const after = { laserDose: dose, pulseDurationMs: input.pulseDurationMs ?? before.pulseDurationMs, laserMode: input.laserMode ?? before.laserMode };
     return {
       plan: next,

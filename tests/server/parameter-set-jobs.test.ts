@@ -1,69 +1,37 @@
 // Packing as a durable job: a server killed with SIGKILL after it wrote the parameter set but before the
 // session became `available` packs it again after a restart, and exactly one parameter set is left: one
 // file, one `available`, one audit entry, and a download that reads back.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
 import { readParameterSet } from '../../src/domain/npt/read-npt';
 import { smallExam } from './exam-files';
 import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
-import { freePort } from './server-process';
+import { planToSignOff } from './planning';
+import { spawnServer, stopServer, until, type ServerProcess } from './server-process';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are checked against the contract by `call`
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const databaseUrl = process.env.DATABASE_URL || null;
 
-/** `npm start`'s server process (without the SPA build) on a data dir and extra settings. */
-async function serverProcess(dataDir: string, env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${port}/api`;
-  for (let i = 0; i < 300; i += 1) {
-    if (child.exitCode !== null) throw new Error(`server process ended early:\n${output}`);
-    if (await fetch(`${url}/profile`).then(() => true, () => false)) return { child, url };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server process did not start:\n${output}`);
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((done) => (child.exitCode !== null || child.signalCode !== null ? done() : child.once('exit', () => done())));
-
-async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const value = await probe();
-    if (value !== null) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** `npm start`'s server process on the data dir, in test mode (the fault settings work outside production). */
+const serverProcess = (dataDir: string, env: Record<string, string>) => spawnServer(dataDir, { NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env });
 
 const get = async (url: string, token: string, path: string) => {
-  const answer = await fetch(`${url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const answer = await fetch(`${url}/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
   return { status: answer.status, answer };
 };
 const stepOf = async (url: string, token: string, id: string) => ((await (await get(url, token, `/treatments/${id}`)).answer.json()) as Body).data.step as string;
 
 describe('a server killed while packing the parameter set', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'macula-pack-fault-'));
-  const children: ChildProcess[] = [];
+  const children: ServerProcess[] = [];
   let setup: TestServer | null = null;
   afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
+    for (const child of children) await stopServer(child, 'SIGKILL');
     await setup?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -96,25 +64,17 @@ describe('a server killed while packing the parameter set', () => {
     // Processing in a server process of its own.
     await stepAside();
     const processing = await serverProcess(dataDir, { ...dbEnv, JOB_LEASE_SECONDS: '2' });
-    children.push(processing.child);
+    children.push(processing);
     const planStatusOf = async () => ((await (await get(processing.url, nurseToken, `/treatments/${id}`)).answer.json()) as Body).data.planStatus as string;
     await until('planning', async () => ((await planStatusOf()) === 'planning' ? true : null));
-    processing.child.kill('SIGTERM');
-    await exited(processing.child);
+    await stopServer(processing, 'SIGTERM');
 
     // Planned and signed off in process (no worker): the packing job waits in the queue.
     const planner = await reopen();
-    const proposed = (await planner.call<Body>('GET', `/treatments/${id}/plan`, { token: nurseToken })).body.data;
-    const shape = (zone: Body) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
-    const zones = await planner.call<Body>('POST', `/treatments/${id}/plan/exclusion-zones`, {
-      token: nurseToken,
-      json: { revision: 0, faz: shape(proposed.exclusionZones.faz), onh: shape(proposed.exclusionZones.onh) },
-    });
-    const grid = await planner.call<Body>('POST', `/treatments/${id}/plan/macula-grid`, { token: nurseToken, json: { revision: 1, settings: zones.body.data.gridSettings } });
-    const brightness = await planner.call<Body>('POST', `/treatments/${id}/plan/brightness`, { token: nurseToken, json: { revision: grid.body.data.revision } });
+    const atSignOff = await planToSignOff(planner, id, nurseToken);
     const signed = await planner.call<Body>('POST', `/treatments/${id}/confirm`, {
       token: physicianToken,
-      json: { revision: brightness.body.data.revision, password: PASSWORD, confirm: true },
+      json: { revision: atSignOff.revision, password: PASSWORD, confirm: true },
     });
     expect(signed.status, JSON.stringify(signed.body)).toBe(200);
     await stepAside();
@@ -124,16 +84,15 @@ describe('a server killed while packing the parameter set', () => {
     const filesIn = () => (existsSync(folder) ? readdirSync(folder) : []);
     const before = filesIn().length;
     const first = await serverProcess(dataDir, { ...dbEnv, MACULA_FAULT_JOB_PAUSE_MS: '120000', JOB_LEASE_SECONDS: '2' });
-    children.push(first.child);
+    children.push(first);
     await until('the parameter set file', async () => (filesIn().length > before ? true : null));
     expect(await stepOf(first.url, physicianToken, id)).toBe('npt_packing');
-    first.child.kill('SIGKILL');
-    await exited(first.child);
+    await stopServer(first, 'SIGKILL');
     expect(first.child.signalCode).toBe('SIGKILL');
 
     // Second packer: claims the job again (PGlite: at start; PostgreSQL: when the lease has lapsed).
     const second = await serverProcess(dataDir, { ...dbEnv, JOB_LEASE_SECONDS: '2' });
-    children.push(second.child);
+    children.push(second);
     await until('available', async () => ((await stepOf(second.url, physicianToken, id)) === 'available' ? true : null));
     const download = await get(second.url, physicianToken, `/treatments/${id}/parameter-set`);
     expect(download.status).toBe(200);
@@ -141,8 +100,7 @@ describe('a server killed while packing the parameter set', () => {
     expect(read.ok).toBe(true);
     const trail = ((await (await get(second.url, physicianToken, `/treatments/${id}/audit`)).answer.json()) as Body).data;
     expect(trail.filter((entry: Body) => entry.action === 'parameter_set_packed')).toHaveLength(1);
-    second.child.kill('SIGTERM');
-    await exited(second.child);
+    await stopServer(second, 'SIGTERM');
 
     // Exactly once: the packing job done on its second attempt, and one more file than before packing.
     expect(filesIn()).toHaveLength(before + 1);

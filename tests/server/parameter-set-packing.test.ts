@@ -7,6 +7,7 @@ import { parameterSetPacking } from '../../server/services/parameter-set';
 import { smallExam } from './exam-files';
 import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
+import { planToSignOff } from './planning';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are checked against the contract by `call`
 
@@ -35,15 +36,8 @@ describe('packing', () => {
     const created = await server.call<Body>('POST', '/treatments', { token, form });
     await runJobs();
     const id: string = created.body.data.treatment.id;
-    const proposed = (await server.call<Body>('GET', `/treatments/${id}/plan`, { token })).body.data;
-    const shape = (zone: Body) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
-    const zones = await server.call<Body>('POST', `/treatments/${id}/plan/exclusion-zones`, {
-      token,
-      json: { revision: 0, faz: shape(proposed.exclusionZones.faz), onh: shape(proposed.exclusionZones.onh) },
-    });
-    const grid = await server.call<Body>('POST', `/treatments/${id}/plan/macula-grid`, { token, json: { revision: 1, settings: zones.body.data.gridSettings } });
-    const brightness = await server.call<Body>('POST', `/treatments/${id}/plan/brightness`, { token, json: { revision: grid.body.data.revision } });
-    const signed = await server.call<Body>('POST', `/treatments/${id}/confirm`, { token, json: { revision: brightness.body.data.revision, password: PASSWORD, confirm: true } });
+    const atSignOff = await planToSignOff(server, id, token);
+    const signed = await server.call<Body>('POST', `/treatments/${id}/confirm`, { token, json: { revision: atSignOff.revision, password: PASSWORD, confirm: true } });
     expect(signed.status).toBe(200);
 
     // Broken while the packing job waits: the first spot moved next to the fovea.

@@ -9,6 +9,7 @@ import { readParameterSet } from '../../src/domain/npt/read-npt';
 import { smallExam } from './exam-files';
 import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
+import { planToSignOff } from './planning';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are checked against the contract by `call`
 
@@ -40,17 +41,7 @@ async function readyForSignOff(): Promise<{ id: string; plan: Body }> {
   expect(created.status).toBe(201);
   await server.jobsIdle();
   const id: string = created.body.data.treatment.id;
-  const token = users.nurse.token;
-  const proposed = (await server.call<Body>('GET', `/treatments/${id}/plan`, { token })).body.data;
-  const shape = (zone: Body) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
-  const zones = await server.call<Body>('POST', `/treatments/${id}/plan/exclusion-zones`, {
-    token,
-    json: { revision: 0, faz: shape(proposed.exclusionZones.faz), onh: shape(proposed.exclusionZones.onh) },
-  });
-  const grid = await server.call<Body>('POST', `/treatments/${id}/plan/macula-grid`, { token, json: { revision: 1, settings: zones.body.data.gridSettings } });
-  const brightness = await server.call<Body>('POST', `/treatments/${id}/plan/brightness`, { token, json: { revision: grid.body.data.revision } });
-  expect(brightness.status).toBe(200);
-  return { id, plan: brightness.body.data };
+  return { id, plan: await planToSignOff(server, id, users.nurse.token) };
 }
 
 const signOff = (id: string, revision: number, token = users.physician.token, password = PASSWORD, lang: 'en' | 'de' = 'en') =>

@@ -8,6 +8,7 @@ import { checkPlan, type CheckedPlan } from '../../src/domain/planning/plan-inva
 import { smallExam } from './exam-files';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
+import { planToSignOff, zonesAsProposed } from './planning';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are checked against the contract by `call`
 
@@ -47,25 +48,12 @@ const plan = async (id: string, token = users.physician.token) => (await server.
 const save = (id: string, step: string, json: Body, token = users.physician.token, lang: 'en' | 'de' = 'en') =>
   server.call<Body>('POST', `/treatments/${id}/plan/${step}`, { token, json, lang });
 
-/** The zones as proposed, as the wizard sends them back. */
-const zonesAsProposed = (current: Body) => {
-  const shape = (zone: Body) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
-  return { faz: shape(current.exclusionZones.faz), onh: shape(current.exclusionZones.onh) };
-};
-
 /** The domain's invariant check over an answered plan. */
 function problemsOf(current: Body, laserDose: number | null, powers: boolean) {
   return checkPlan({ ...(current as CheckedPlan), laserDose }, { field: current.imagedField, limits: DEFAULT_POWER_LIMITS, powers }).map((problem) => problem.code);
 }
 
-async function throughBrightness(id: string) {
-  const proposed = await plan(id);
-  const zones = await save(id, 'exclusion-zones', { revision: proposed.revision, ...zonesAsProposed(proposed) });
-  const grid = await save(id, 'macula-grid', { revision: zones.body.data.revision, settings: zones.body.data.gridSettings });
-  const brightness = await save(id, 'brightness', { revision: grid.body.data.revision });
-  expect(brightness.status, JSON.stringify(brightness.body)).toBe(200);
-  return brightness.body.data;
-}
+const throughBrightness = (id: string) => planToSignOff(server, id, users.physician.token);
 
 describe('a session planned step by step', () => {
   it('goes from the proposal to the final adjustments, every answer keeping the invariants, with its audit trail in both languages', async () => {

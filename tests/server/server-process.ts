@@ -70,6 +70,17 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
   return { child, url, output: () => output, exited };
 }
 
+/** Polls `probe` every 50 ms until it gives a value (not null); fails after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const value = await probe();
+    if (value !== null) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 /** Stops a server the way Ctrl-C does and waits for it to end. */
 export async function stopServer(server: ServerProcess, signal: NodeJS.Signals = 'SIGINT'): Promise<void> {
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);

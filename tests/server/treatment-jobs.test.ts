@@ -12,7 +12,7 @@ import { examProcessing } from '../../server/services/exam-processing';
 import { smallExam } from './exam-files';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
-import { freePort } from './server-process';
+import { freePort, until } from './server-process';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are checked against the contract by `call`
 
@@ -49,16 +49,6 @@ async function treatmentOf(url: string, token: string, id: string): Promise<Body
   const answer = await fetch(`${url}/treatments/${id}`, { headers: { Authorization: `Bearer ${token}` } });
   expect(answer.status).toBe(200);
   return ((await answer.json()) as Body).data;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const value = await probe();
-    if (value !== null) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('a server killed during processing', () => {
