@@ -16,6 +16,7 @@ import type { Claim, JobDefinition } from '../jobs/worker';
 import { notify } from './notifications';
 import { patientLabel } from './patients';
 import { treatmentFolder } from './treatments';
+import { recordPlanChange } from './plan-audit';
 
 /** Longest side of the display image the plan's pixel coordinates refer to. */
 export const DISPLAY_MAX_PX = 2048;
@@ -192,19 +193,15 @@ export function examProcessing(ctx: AppContext): JobDefinition {
           .where('id', '=', treatment.id)
           .execute();
         // The first entry of the plan's audit trail: the system's proposal (revision 0).
-        await tx
-          .insertInto('plan_changes')
-          .values({
-            treatment_id: treatment.id,
-            at: now,
-            user_id: null,
-            user_name: null,
-            action: 'proposed',
-            step: 'initial_exclusion_boundaries',
-            revision: 0,
-            details: JSON.stringify({ fazUm: plan.exclusionZones!.faz.radiusXUm, onhUm: plan.exclusionZones!.onh.radiusXUm }),
-          })
-          .execute();
+        await recordPlanChange(tx, {
+          treatmentId: treatment.id,
+          at: now,
+          by: null,
+          action: 'proposed',
+          step: 'initial_exclusion_boundaries',
+          revision: 0,
+          details: { fazUm: plan.exclusionZones!.faz.radiusXUm, onhUm: plan.exclusionZones!.onh.radiusXUm },
+        });
         const patient = await tx.selectFrom('patients').select(['name', 'second_name']).where('id', '=', treatment.patient_id).executeTakeFirst();
         if (treatment.created_by && patient) {
           await notify(

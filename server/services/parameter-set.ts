@@ -27,6 +27,7 @@ import { displayName } from './people';
 import { assertRevision, imagedFieldOf, lockedPlan, STEP_INDEX, type PlanActor } from './plan-steps';
 import { assertChangeable } from './treatment-changes';
 import { laserSettingsOf, treatmentFolder } from './treatments';
+import { recordPlanChange } from './plan-audit';
 
 /** The plan's invariants before sign-off and before packing: a broken one answers 409 with its code. */
 function assertPackable(plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
@@ -77,10 +78,7 @@ export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: st
       .set({ plan: JSON.stringify(plan), step: 'npt_packing', step_index: STEP_INDEX.npt_packing, plan_revision: revision, updated_at: now })
       .where('id', '=', row.id)
       .execute();
-    await tx
-      .insertInto('plan_changes')
-      .values({ treatment_id: row.id, at: now, user_id: user.id, user_name: name, action: 'signed_off', step: 'npt_packing', revision, details: JSON.stringify({ spots: row.total_spots }) })
-      .execute();
+    await recordPlanChange(tx, { treatmentId: row.id, at: now, by: { id: user.id, name }, action: 'signed_off', step: 'npt_packing', revision, details: { spots: row.total_spots } });
     await enqueue(tx, { kind: 'treatment.pack', clinicId: row.clinic_id, subjectId: row.id, now });
   });
   wakeJobs();
@@ -105,10 +103,7 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
           .set({ plan: JSON.stringify({ ...row.plan, signOff: null }), step: 'confirm_sign_off', step_index: STEP_INDEX.confirm_sign_off, plan_revision: revision, updated_at: now })
           .where('id', '=', row.id)
           .execute();
-        await tx
-          .insertInto('plan_changes')
-          .values({ treatment_id: row.id, at: now, user_id: null, user_name: null, action: 'packing_failed', step: 'confirm_sign_off', revision, details: JSON.stringify({ reason }) })
-          .execute();
+        await recordPlanChange(tx, { treatmentId: row.id, at: now, by: null, action: 'packing_failed', step: 'confirm_sign_off', revision, details: { reason } });
       },
       reason,
     );
@@ -170,10 +165,15 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
           })
           .where('id', '=', row.id)
           .execute();
-        await tx
-          .insertInto('plan_changes')
-          .values({ treatment_id: row.id, at: now, user_id: null, user_name: null, action: 'parameter_set_packed', step: 'available', revision, details: JSON.stringify({ spots: nptPlan.spots.length, size: bytes.length }) })
-          .execute();
+        await recordPlanChange(tx, {
+          treatmentId: row.id,
+          at: now,
+          by: null,
+          action: 'parameter_set_packed',
+          step: 'available',
+          revision,
+          details: { spots: nptPlan.spots.length, size: bytes.length },
+        });
       });
     },
     async giveUp(job, claim) {

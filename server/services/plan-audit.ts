@@ -4,7 +4,8 @@
 import type { PlanAuditAction } from '../../generated/model/planAuditAction';
 import type { PlanAuditEntry } from '../../generated/model/planAuditEntry';
 import type { PlanStepName } from '../../generated/model/planStepName';
-import type { Database } from '../db/tables';
+import type { Transaction } from 'kysely';
+import type { Database, Tables } from '../db/tables';
 import { isMessageKey, type Lang, type MessageKey, translate } from '../i18n';
 
 const numberFormats: Record<Lang, Intl.NumberFormat> = {
@@ -91,4 +92,24 @@ export async function listPlanChanges(db: Database, treatmentId: string, lang: L
     revision: row.revision,
     summary: summaryOf(lang, row.action as PlanAuditAction, row.details as Details),
   }));
+}
+
+/** One entry of a plan's trail, written in the transaction of the change it records. */
+export async function recordPlanChange(
+  tx: Transaction<Tables>,
+  change: { treatmentId: string; at: Date; by: { id: string; name: string } | null; action: PlanAuditAction; step: string; revision: number; details: Details },
+): Promise<void> {
+  await tx
+    .insertInto('plan_changes')
+    .values({
+      treatment_id: change.treatmentId,
+      at: change.at,
+      user_id: change.by?.id ?? null,
+      user_name: change.by?.name ?? null,
+      action: change.action,
+      step: change.step,
+      revision: change.revision,
+      details: JSON.stringify(change.details),
+    })
+    .execute();
 }

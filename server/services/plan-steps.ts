@@ -29,6 +29,7 @@ import type { MessageKey, MessageParams } from '../i18n';
 import { displayName } from './people';
 import { sessionLocked } from './treatment-changes';
 import { laserSettingsOf, planOf } from './treatments';
+import { recordPlanChange } from './plan-audit';
 
 type Tx = Transaction<Tables>;
 
@@ -204,19 +205,7 @@ async function saveStep(
       })
       .where('id', '=', row.id)
       .execute();
-    await tx
-      .insertInto('plan_changes')
-      .values({
-        treatment_id: row.id,
-        at: now,
-        user_id: actor.userId,
-        user_name: name,
-        action: result.action,
-        step: result.step,
-        revision: nextRevision,
-        details: JSON.stringify(result.details),
-      })
-      .execute();
+    await recordPlanChange(tx, { treatmentId: row.id, at: now, by: { id: actor.userId, name }, action: result.action, step: result.step, revision: nextRevision, details: result.details });
   });
 }
 

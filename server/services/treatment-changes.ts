@@ -10,6 +10,7 @@ import { HttpError, invalid, notFound } from '../http/errors';
 import { notify } from './notifications';
 import { displayName } from './people';
 import { patientLabel } from './patients';
+import { recordPlanChange } from './plan-audit';
 
 export interface Actor {
   userId: string;
@@ -123,10 +124,7 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
       .returning(['step', 'plan_revision'])
       .executeTakeFirstOrThrow();
     // The plan's audit trail ends with the report (the plan itself is unchanged: same revision).
-    await tx
-      .insertInto('plan_changes')
-      .values({ treatment_id: row.id, at: now, user_id: actor.userId, user_name: reporterName, action: 'issue_reported', step: locked.step, revision: locked.plan_revision, details: JSON.stringify({ reason }) })
-      .execute();
+    await recordPlanChange(tx, { treatmentId: row.id, at: now, by: { id: actor.userId, name: reporterName }, action: 'issue_reported', step: locked.step, revision: locked.plan_revision, details: { reason } });
 
     // `patientId` lets the erasure of the patient blank the name and the reason in these notifications.
     const params = { reporter: reporterName, number: row.number, patient: patientLabel(row), reason, patientId: row.patient_id };
