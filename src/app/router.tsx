@@ -147,6 +147,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
               (m) => m.patientCardLoader(queryClient),
             ),
           },
+          {
+            path: paths.physician.planning.path,
+            lazy: page(['patients', 'planning'], () => import('@/features/planning/planning-page'), (m) => m.PlanningPage),
+          },
         ],
       },
       {

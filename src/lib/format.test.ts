@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, formatBytes, formatCalendarDate } from './format';
+import { ageOn, formatBytes, formatCalendarDate, formatNumber } from './format';
 
 describe('formats', () => {
   it('writes a birthday as the language does, never a day off', () => {
@@ -18,5 +18,14 @@ describe('formats', () => {
     expect(formatBytes(512, 'en')).toBe('512 B');
     expect(formatBytes(12_400_000, 'en')).toBe('12.4 MB');
     expect(formatBytes(12_400_000, 'de')).toBe('12,4 MB');
+  });
+});
+
+describe('formatNumber', () => {
+  it('writes numbers as each language does, without a negative zero', () => {
+    expect(formatNumber(1234.56, 'en', 1)).toBe('1,234.6');
+    expect(formatNumber(1234.56, 'de', 1)).toBe('1.234,6');
+    expect(formatNumber(-0.3, 'en', 0)).toBe('0');
+    expect(formatNumber(-12, 'de', 0)).toBe('-12');
   });
 });

@@ -48,3 +48,10 @@ export function formatBytes(bytes: number, language: string): string {
 
 // English dates day first, as the clinics we serve (UK and Europe) write them.
 const locale = (language: string) => (language.startsWith('de') ? 'de-DE' : 'en-GB');
+
+/** A number in the UI language with at most `digits` decimals (1,234.5 / 1.234,5), never a negative zero. */
+export function formatNumber(value: number, language: string, digits = 0): string {
+  // −0.3 to no decimals is 0, not "-0".
+  const rounded = Number(value.toFixed(digits)) || 0;
+  return new Intl.NumberFormat(locale(language), { maximumFractionDigits: digits }).format(rounded);
+}

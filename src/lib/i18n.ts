@@ -31,6 +31,7 @@ export type Catalogues = {
   patientList: typeof import('../../locales/en/patientList.json');
   patientCard: typeof import('../../locales/en/patientCard.json');
   examUpload: typeof import('../../locales/en/examUpload.json');
+  planning: typeof import('../../locales/en/planning.json');
 };
 export type Namespace = keyof Catalogues;
 

@@ -33,6 +33,18 @@ const SAME_IN_BOTH = new Set([
   'patientCard:title', // the patient's name
   'patientCard:comparison.parameter', // "Parameter" is German too
   'api:plan.pattern.hexagonal', // "hexagonal" is German too
+  'planning:grid.patterns.hexagonal',
+  'planning:viewer.zoom', // "Zoom {{value}} %"
+  'planning:viewer.scaleBar', // "{{value}} µm"
+  'planning:zones.radius', // "Radius" is German too
+  'planning:summary.spots', // "Spots" is how German laser clinics say it
+  'planning:summary.faz', // abbreviations clinicians use in both languages
+  'planning:summary.onh',
+  'planning:parameterSet.sha256',
+  'planning:hotkeys.list.help.keys', // keys: "?", "Tab", "0", "R"
+  'planning:hotkeys.list.tab.keys',
+  'planning:hotkeys.list.fit.keys',
+  'planning:hotkeys.list.redFree.keys',
 ]);
 
 /** The files of `folder` (e.g. "en/" or "de/legal/") among `found`, by name. */

@@ -2,6 +2,7 @@ import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { getGetPatientQueryKey, getListPatientsQueryKey, getListPatientTreatmentsQueryKey } from '@generated/hooks/patients/patients';
 import {
   downloadParameterSet,
@@ -18,9 +19,11 @@ import type { TreatmentSummary } from '@generated/model/treatmentSummary';
 import { useFailureMessage } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
 import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
+import { paths } from '@/config/paths';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { useObjectUrl } from '@/lib/use-object-url';
-import { blobFailureMessage } from './blob-failure';
+import { blobFailureMessage } from '@/lib/blob-failure';
+import { saveBlob } from '@/lib/save-blob';
 import { isInProgress } from './card-queries';
 import { TextEditor } from './text-editor';
 
@@ -159,16 +162,6 @@ function ReportIssueDialog({ session, onClose }: { session: TreatmentSummary; on
   );
 }
 
-/** Saves a Blob under `name` through a temporary link (the browser's download). */
-function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 type SessionCardProps = {
   session: TreatmentSummary;
   selected: boolean;
@@ -302,6 +295,12 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         )}
       </div>
       <div className="mp-session-actions">
+        <Link
+          className={`${Classes.BUTTON} ${session.locked || hasParameterSet ? '' : Classes.INTENT_PRIMARY}`}
+          to={paths.physician.planning.getHref(session.id)}
+        >
+          {t(session.locked || hasParameterSet ? 'session.showPlan' : 'session.openPlanning')}
+        </Link>
         <Button
           icon="download"
           disabled={!hasParameterSet}

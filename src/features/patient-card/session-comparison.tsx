@@ -9,7 +9,7 @@ import type { Plan } from '@generated/model/plan';
 import { useFailureMessage } from '@/components/form-fields';
 import { formatDate } from '@/lib/format';
 import { useObjectUrl } from '@/lib/use-object-url';
-import { bounded, cssTransform, IDENTITY, panBy, pinch, wheelZoomFactor, zoomAbout, ZOOM_STEP, type ViewportPoint, type ViewTransform } from './view-transform';
+import { bounded, cssTransform, IDENTITY, panBy, pinch, wheelZoomFactor, zoomAbout, ZOOM_STEP, type ViewportPoint, type ViewTransform } from '@/lib/view-transform';
 
 /** Arrow keys move the view by this share of the image's width. */
 const KEY_PAN = 0.05;

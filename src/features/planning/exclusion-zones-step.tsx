@@ -1,0 +1,223 @@
+import { Button } from '@blueprintjs/core';
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSaveExclusionZones } from '@generated/hooks/planning/planning';
+import { ONH_MARGIN_UM, zoneInRetina, zonesOverlap, type ZoneShape } from '@/domain/planning/exclusion-zones';
+import { retinaFrame } from '@/domain/planning/frames';
+import { FundusViewer, type CanvasHandle } from './fundus-viewer';
+import { NumberField } from './number-field';
+import { normaliseDegrees, type CanvasScene, type ZoneKind } from './plan-canvas';
+import { zoneShape, zonesInUm, type Zones } from './plan-scene';
+import { StepPanel, useDraft } from './step-panel';
+import type { StepProps } from './step-props';
+import { useStepSave, type StepFailure } from './use-step-save';
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+/** Arrow keys move a zone by one image pixel; Shift by ten. */
+const nudgeOf = (event: KeyboardEvent) => (event.shiftKey ? 10 : 1);
+const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** The FAZ stays a circle: a transformer's corner keeps the ratio, but rounding may not. */
+const asCircle = (shape: ZoneShape): ZoneShape => {
+  const radius = (shape.radiusXPx + shape.radiusYPx) / 2;
+  return { center: shape.center, radiusXPx: radius, radiusYPx: radius, rotationDeg: 0 };
+};
+
+/** Wizard step 1: the proposed FAZ and ONH, moved, resized and turned on the image or in µm, then confirmed. */
+export function ExclusionZonesStep({ treatment, image, editable, resets, children }: StepProps) {
+  const { t } = useTranslation('planning');
+  const { plan } = treatment;
+  const umPerPixel = plan.scale!.umPerPixel;
+  const { draft, history, commit, preview, undo, redo } = useDraft<Zones>(() => ({
+    faz: zoneShape(plan.exclusionZones!.faz),
+    onh: zoneShape(plan.exclusionZones!.onh),
+  }));
+  const [selected, setSelected] = useState<ZoneKind | null>(null);
+  const [failure, setFailure] = useState<StepFailure | null>(null);
+  const { saved, failed } = useStepSave(treatment);
+  const save = useSaveExclusionZones({
+    mutation: { onSuccess: (answer) => saved({ plan: answer.data, message: answer.message }), onError: (error) => setFailure(failed(error)) },
+  });
+
+  const overlap = useMemo(() => {
+    const frame = retinaFrame(draft.faz.center, umPerPixel);
+    const zones = zonesInUm(draft, umPerPixel);
+    return zonesOverlap(zoneInRetina(zones.faz, frame), zoneInRetina(zones.onh, frame));
+  }, [draft, umPerPixel]);
+
+  const set = (kind: ZoneKind, shape: ZoneShape, final = true) => {
+    const next = { ...draft, [kind]: kind === 'faz' ? asCircle(shape) : { ...shape, rotationDeg: normaliseDegrees(shape.rotationDeg ?? 0) } };
+    if (final) commit(next);
+    else preview(next);
+  };
+
+  const scene: CanvasScene = {
+    zones: draft,
+    zonesEditable: editable,
+    selectedZone: selected,
+    disc: plan.opticDisc,
+    fovea: draft.faz.center,
+    ring: null,
+    spots: [],
+    spotRadiusPx: 0,
+    spotsClickable: false,
+    focusedSpot: null,
+  };
+  const handles: CanvasHandle[] = [
+    { id: 'faz', label: t('zones.fazHandle'), at: draft.faz.center, pressed: selected === 'faz' },
+    { id: 'onh', label: t('zones.onhHandle'), at: draft.onh.center, pressed: selected === 'onh' },
+  ];
+  const onHandleKey = (id: string, event: KeyboardEvent<HTMLButtonElement>) => {
+    const arrow = ARROWS[event.key];
+    if (!arrow || !editable || event.ctrlKey || event.metaKey || event.altKey) return false;
+    const kind = id as ZoneKind;
+    const step = nudgeOf(event);
+    const zone = draft[kind];
+    set(kind, { ...zone, center: { x: round2(zone.center.x + arrow[0] * step), y: round2(zone.center.y + arrow[1] * step) } });
+    return true;
+  };
+
+  const um = (px: number) => px * umPerPixel;
+  const px = (value: number) => value / umPerPixel;
+  const onhOffset = { xUm: um(draft.onh.center.x - draft.faz.center.x), yUm: um(draft.faz.center.y - draft.onh.center.y) };
+  const onhMarginUm = plan.exclusionZones!.onh.marginUm ?? ONH_MARGIN_UM;
+
+  const confirm = () => {
+    setFailure(null);
+    const out = (shape: ZoneShape) => ({
+      center: { x: round2(shape.center.x), y: round2(shape.center.y) },
+      radiusXPx: round2(shape.radiusXPx),
+      radiusYPx: round2(shape.radiusYPx),
+      rotationDeg: round2(shape.rotationDeg ?? 0),
+    });
+    save.mutate({ id: treatment.id, data: { revision: plan.revision, faz: out(draft.faz), onh: out(draft.onh) } });
+  };
+
+  return (
+    <div className="mp-step">
+      <FundusViewer
+        treatmentId={treatment.id}
+        image={image}
+        umPerPixel={umPerPixel}
+        fovea={draft.faz.center}
+        scene={scene}
+        onZone={(kind, shape, final) => set(kind, shape, final)}
+        onSelectZone={setSelected}
+        onSpot={() => undefined}
+        handles={editable ? handles : []}
+        onHandleFocus={(id) => setSelected(id as ZoneKind)}
+        onHandleKey={onHandleKey}
+        footer={
+          <ul className="mp-legend" aria-label={t('legend.label')}>
+            <li>
+              <span className="mp-legend-swatch mp-legend-faz" aria-hidden="true" />
+              {t('zones.faz')}
+            </li>
+            <li>
+              <span className="mp-legend-swatch mp-legend-onh" aria-hidden="true" />
+              {t('zones.onh')}
+            </li>
+            <li>
+              <span className="mp-legend-swatch mp-legend-disc" aria-hidden="true" />
+              {t('zones.disc')}
+            </li>
+          </ul>
+        }
+      />
+      <StepPanel
+        title={t('steps.1')}
+        intro={<p>{editable ? t('zones.intro') : t('readOnlyIntro')}</p>}
+        history={editable ? history : undefined}
+        onUndo={undo}
+        onRedo={redo}
+        resets={editable ? resets : []}
+        failure={failure}
+        actions={
+          editable ? (
+            <Button intent="primary" size="large" loading={save.isPending} disabled={overlap} onClick={confirm}>
+              {t('zones.confirm')}
+            </Button>
+          ) : null
+        }
+      >
+        {children}
+        <fieldset className="mp-fieldset">
+          <legend>{t('zones.faz')}</legend>
+          <NumberField
+            label={t('zones.radius')}
+            unit="µm"
+            value={um(draft.faz.radiusXPx)}
+            min={50}
+            max={3000}
+            step={10}
+            disabled={!editable}
+            onChange={(value) => set('faz', { ...draft.faz, radiusXPx: px(value), radiusYPx: px(value) })}
+          />
+        </fieldset>
+        <fieldset className="mp-fieldset">
+          <legend>{t('zones.onh')}</legend>
+          <div className="mp-field-row">
+            <NumberField
+              label={t('zones.radiusX')}
+              unit="µm"
+              value={um(draft.onh.radiusXPx)}
+              min={100}
+              max={6000}
+              step={10}
+              disabled={!editable}
+              onChange={(value) => set('onh', { ...draft.onh, radiusXPx: px(value) })}
+            />
+            <NumberField
+              label={t('zones.radiusY')}
+              unit="µm"
+              value={um(draft.onh.radiusYPx)}
+              min={100}
+              max={6000}
+              step={10}
+              disabled={!editable}
+              onChange={(value) => set('onh', { ...draft.onh, radiusYPx: px(value) })}
+            />
+          </div>
+          <NumberField
+            label={t('zones.rotation')}
+            unit="°"
+            value={draft.onh.rotationDeg ?? 0}
+            min={-180}
+            max={180}
+            step={1}
+            disabled={!editable}
+            onChange={(value) => set('onh', { ...draft.onh, rotationDeg: value })}
+          />
+          <div className="mp-field-row">
+            <NumberField
+              label={t('zones.offsetX')}
+              unit="µm"
+              value={onhOffset.xUm}
+              min={-20000}
+              max={20000}
+              step={10}
+              disabled={!editable}
+              onChange={(value) => set('onh', { ...draft.onh, center: { ...draft.onh.center, x: draft.faz.center.x + px(value) } })}
+            />
+            <NumberField
+              label={t('zones.offsetY')}
+              unit="µm"
+              value={onhOffset.yUm}
+              min={-20000}
+              max={20000}
+              step={10}
+              disabled={!editable}
+              onChange={(value) => set('onh', { ...draft.onh, center: { ...draft.onh.center, y: draft.faz.center.y - px(value) } })}
+            />
+          </div>
+          <p className="mp-muted-text">{t('zones.margin', { value: onhMarginUm })}</p>
+        </fieldset>
+        {overlap && (
+          <p className="mp-field-error" role="alert">
+            {t('zones.overlap')}
+          </p>
+        )}
+      </StepPanel>
+    </div>
+  );
+}

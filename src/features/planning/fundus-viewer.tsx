@@ -1,0 +1,239 @@
+import { Button, ButtonGroup, Classes, Slider, Switch } from '@blueprintjs/core';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
+import type { FundusImage } from '@generated/model/fundusImage';
+import { IDENTITY, panBy, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib/view-transform';
+import { formatNumber } from '@/lib/format';
+import { PlanCanvas, type CanvasCallbacks, type CanvasScene } from './plan-canvas';
+import { scaleBar } from './plan-scene';
+
+/** A keyboard stand-in for something drawn on the canvas (a zone, a marker, the spot cursor). */
+export interface CanvasHandle {
+  id: string;
+  label: string;
+  /** Where it sits, image pixels: the focus ring is drawn there. */
+  at: { x: number; y: number };
+  pressed?: boolean;
+}
+
+interface FundusViewerProps {
+  treatmentId: string;
+  image: FundusImage;
+  umPerPixel: number;
+  /** The fovea, image pixels: the pointer's position is given in µm from it. */
+  fovea: { x: number; y: number } | null;
+  scene: CanvasScene;
+  onZone: CanvasCallbacks['onZone'];
+  onSelectZone: CanvasCallbacks['onSelectZone'];
+  onSpot: CanvasCallbacks['onSpot'];
+  handles: readonly CanvasHandle[];
+  onHandleFocus(id: string): void;
+  onHandleBlur?(id: string): void;
+  /** A key on a handle; return true when it was used. */
+  onHandleKey(id: string, event: KeyboardEvent<HTMLButtonElement>): boolean;
+  /** Drawn under the image (a legend, say). */
+  footer?: ReactNode;
+}
+
+/** Screen pixels the arrow keys pan by (Shift: ten times). */
+const PAN_STEP_PX = 40;
+const NEUTRAL = { brightness: 1, contrast: 1 };
+
+/**
+ * The fundus viewer of the planning wizard: the display image with the plan's overlays (plan-canvas.ts), fit,
+ * zoom and pan by wheel, buttons, keys and pinch, brightness, contrast and a red-free view, a µm scale bar and
+ * the pointer's position in µm from the fovea.
+ */
+export function FundusViewer(props: FundusViewerProps) {
+  const { treatmentId, image, umPerPixel, scene, handles } = props;
+  const { t, i18n } = useTranslation('planning');
+  const hostRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<PlanCanvas | null>(null);
+  const pointerRef = useRef<HTMLOutputElement>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  const [view, setView] = useState<ViewTransform>(IDENTITY);
+  const [tone, setTone] = useState(NEUTRAL);
+  const [redFree, setRedFree] = useState(false);
+  const latest = useRef(props);
+  latest.current = props;
+
+  const blob = useGetTreatmentImage(treatmentId, image.id, 'display', { query: { meta: { persist: false }, staleTime: Infinity } });
+  const [bitmap, setBitmap] = useState<ImageBitmap | null>(null);
+  const [imageFailed, setImageFailed] = useState(false);
+  useEffect(() => {
+    if (!blob.data) return;
+    let cancelled = false;
+    let made: ImageBitmap | null = null;
+    createImageBitmap(blob.data).then(
+      (result) => {
+        made = result;
+        if (cancelled) result.close();
+        else setBitmap(result);
+      },
+      () => !cancelled && setImageFailed(true),
+    );
+    return () => {
+      cancelled = true;
+      made?.close();
+    };
+  }, [blob.data]);
+
+  // The canvas lives as long as the viewer; callbacks read the latest props.
+  useLayoutEffect(() => {
+    const host = hostRef.current!;
+    const canvas = new PlanCanvas(host, {
+      onView: (change) => setView(change),
+      onZone: (...args) => latest.current.onZone(...args),
+      onSelectZone: (kind) => latest.current.onSelectZone(kind),
+      onSpot: (id) => latest.current.onSpot(id),
+      onPointer: (point) => showPointer(point),
+    });
+    canvasRef.current = canvas;
+    const observer = new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      const height = Math.round(entry.contentRect.height);
+      setSize((before) => (before.width === width && before.height === height ? before : { width, height }));
+    });
+    observer.observe(host);
+    return () => {
+      observer.disconnect();
+      canvas.destroy();
+      canvasRef.current = null;
+    };
+    // One canvas per viewer: its callbacks read the latest props through `latest`.
+  }, []);
+
+  useLayoutEffect(() => canvasRef.current?.setImage(bitmap, image.width, image.height), [bitmap, image.width, image.height]);
+  useLayoutEffect(() => canvasRef.current?.setSize(size.width, size.height), [size]);
+  useLayoutEffect(() => canvasRef.current?.setView(view), [view]);
+  useLayoutEffect(() => canvasRef.current?.setScene(scene), [scene]);
+  useLayoutEffect(() => {
+    const target = canvasRef.current?.imageCanvas;
+    if (target) target.style.filter = `${redFree ? 'url(#mp-red-free) ' : ''}brightness(${tone.brightness}) contrast(${tone.contrast})`;
+  }, [tone, redFree]);
+
+  const fmt = (value: number) => formatNumber(value, i18n.language, 0);
+  function showPointer(point: { x: number; y: number } | null) {
+    const output = pointerRef.current;
+    const { fovea: centre, umPerPixel: scale } = latest.current;
+    if (!output) return;
+    const inside = point && point.x >= 0 && point.y >= 0 && point.x <= image.width && point.y <= image.height;
+    output.textContent =
+      inside && centre ? t('viewer.pointer', { x: fmt((point.x - centre.x) * scale), y: fmt((centre.y - point.y) * scale) }) : t('viewer.pointerNone');
+  }
+
+  const zoom = (factor: number) => setView((before) => zoomAbout(before, factor, size.width / 2, size.height / 2, size.width, size.height));
+  const screenScale = size.width ? (size.width / image.width) * view.scale : 0;
+  const bar = screenScale ? scaleBar(screenScale / umPerPixel) : null;
+
+  const onViewerKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.target !== event.currentTarget) return;
+    const step = PAN_STEP_PX * (event.shiftKey ? 10 : 1);
+    const moves: Record<string, [number, number]> = { ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+    const move = moves[event.key];
+    if (move) {
+      event.preventDefault();
+      setView((before) => panBy(before, move[0], move[1], size.width, size.height));
+    }
+  };
+  // Zoom keys work wherever the focus is in the viewer (on a handle too).
+  const onZoomKey = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === '+' || event.key === '=') zoom(ZOOM_STEP);
+    else if (event.key === '-') zoom(1 / ZOOM_STEP);
+    else if (event.key === '0') setView(IDENTITY);
+    else if (event.key === 'r' || event.key === 'R') setRedFree((before) => !before);
+    else return;
+    event.preventDefault();
+  };
+
+  return (
+    <section className="mp-viewer" aria-label={t('viewer.label')}>
+      <svg className="mp-svg-defs" aria-hidden="true" focusable="false">
+        <filter id="mp-red-free">
+          {/* The green channel as grey: vessels and haemorrhages stand out against the fundus. */}
+          <feColorMatrix type="matrix" values="0 1 0 0 0  0 1 0 0 0  0 1 0 0 0  0 0 0 1 0" />
+        </filter>
+      </svg>
+      <div className="mp-viewer-toolbar" role="toolbar" aria-label={t('viewer.tools')}>
+        <ButtonGroup>
+          <Button icon="zoom-in" aria-label={t('viewer.zoomIn')} title={t('viewer.zoomIn')} onClick={() => zoom(ZOOM_STEP)} />
+          <Button icon="zoom-out" aria-label={t('viewer.zoomOut')} title={t('viewer.zoomOut')} onClick={() => zoom(1 / ZOOM_STEP)} />
+          <Button icon="zoom-to-fit" aria-label={t('viewer.fit')} title={t('viewer.fit')} onClick={() => setView(IDENTITY)} />
+        </ButtonGroup>
+        <span className="mp-viewer-zoom" aria-live="polite">
+          {t('viewer.zoom', { value: formatNumber(view.scale * 100, i18n.language, 0) })}
+        </span>
+        <ToneSlider label={t('viewer.brightness')} value={tone.brightness} onChange={(brightness) => setTone((before) => ({ ...before, brightness }))} />
+        <ToneSlider label={t('viewer.contrast')} value={tone.contrast} onChange={(contrast) => setTone((before) => ({ ...before, contrast }))} />
+        <Switch className="mp-viewer-switch" checked={redFree} label={t('viewer.redFree')} onChange={(event) => setRedFree(event.currentTarget.checked)} />
+        <Button variant="minimal" size="small" onClick={() => setTone(NEUTRAL)} disabled={tone === NEUTRAL}>
+          {t('viewer.resetTone')}
+        </Button>
+      </div>
+      <div
+        className="mp-viewer-frame"
+        style={{ aspectRatio: `${image.width} / ${image.height}` }}
+        tabIndex={0}
+        role="application"
+        aria-roledescription={t('viewer.roleDescription')}
+        aria-label={t('viewer.frameLabel')}
+        onKeyDown={(event) => {
+          onZoomKey(event);
+          if (!event.defaultPrevented) onViewerKey(event);
+        }}
+      >
+        <div ref={hostRef} className="mp-viewer-canvas" />
+        {!bitmap && (
+          <div className={`mp-viewer-placeholder ${imageFailed || blob.isError ? '' : Classes.SKELETON}`}>
+            {(imageFailed || blob.isError) && t('viewer.imageFailed')}
+          </div>
+        )}
+        {handles.map((handle) => (
+          <button
+            key={handle.id}
+            type="button"
+            className="mp-canvas-handle"
+            aria-label={handle.label}
+            aria-pressed={handle.pressed}
+            style={{ left: handle.at.x * screenScale + view.x, top: handle.at.y * screenScale + view.y }}
+            onFocus={() => props.onHandleFocus(handle.id)}
+            onBlur={() => props.onHandleBlur?.(handle.id)}
+            onKeyDown={(event) => {
+              if (props.onHandleKey(handle.id, event)) {
+                event.preventDefault();
+                event.stopPropagation();
+                return;
+              }
+              onZoomKey(event);
+              event.stopPropagation();
+            }}
+          />
+        ))}
+        {bar && (
+          <div className="mp-scale-bar" aria-hidden="true">
+            <span style={{ width: bar.px }} />
+            {t('viewer.scaleBar', { value: formatNumber(bar.um, i18n.language, 0) })}
+          </div>
+        )}
+      </div>
+      <div className="mp-viewer-status">
+        <output ref={pointerRef} className="mp-viewer-pointer">
+          {t('viewer.pointerNone')}
+        </output>
+        <span className="mp-muted-text">{t('viewer.scale', { value: formatNumber(umPerPixel, i18n.language, 2) })}</span>
+      </div>
+      {props.footer}
+    </section>
+  );
+}
+
+function ToneSlider({ label, value, onChange }: { label: string; value: number; onChange: (value: number) => void }) {
+  return (
+    <label className="mp-tone-slider">
+      <span>{label}</span>
+      <Slider min={0.5} max={2} stepSize={0.05} labelRenderer={false} value={value} onChange={onChange} handleHtmlProps={{ 'aria-label': label }} />
+    </label>
+  );
+}

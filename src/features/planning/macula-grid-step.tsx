@@ -1,0 +1,157 @@
+import { Button, HTMLSelect, FormGroup } from '@blueprintjs/core';
+import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSaveMaculaGrid } from '@generated/hooks/planning/planning';
+import { GridPattern } from '@generated/model/gridPattern';
+import { retinaFrame } from '@/domain/planning/frames';
+import { MAX_SPOTS, type GridSettings } from '@/domain/planning/macula-grid';
+import { formatNumber } from '@/lib/format';
+import { FundusViewer } from './fundus-viewer';
+import { NumberField } from './number-field';
+import type { CanvasScene } from './plan-canvas';
+import { poweredSpots, previewGrid } from './plan-scene';
+import { StepPanel, useDraft } from './step-panel';
+import type { StepProps } from './step-props';
+import { useSpotCursor } from './use-spot-cursor';
+import { useStepSave, type StepFailure } from './use-step-save';
+
+interface GridDraft {
+  settings: GridSettings;
+  disabled: readonly number[];
+}
+
+/** The contract's ranges for the grid settings (MaculaGridSettings). */
+const RANGES = {
+  spotSizeUm: { min: 50, max: 500, step: 10 },
+  spacing: { min: 0.5, max: 4, step: 0.05 },
+  innerRadiusUm: { min: 0, max: 3000, step: 50 },
+  outerRadiusUm: { min: 500, max: 6000, step: 50 },
+} as const;
+
+const toggled = (ids: readonly number[], id: number) => (ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id].sort((a, b) => a - b));
+
+/** Wizard step 2: the grid's settings with a live layout and count, single spots removed or restored, confirmed. */
+export function MaculaGridStep({ treatment, image, editable, resets, children }: StepProps) {
+  const { t, i18n } = useTranslation('planning');
+  const { plan } = treatment;
+  const umPerPixel = plan.scale!.umPerPixel;
+  const patternId = useId();
+  const { draft, history, commit, update, undo, redo } = useDraft<GridDraft>(() => ({
+    settings: { ...plan.gridSettings! },
+    disabled: plan.spots.filter((spot) => !spot.enabled).map((spot) => spot.id),
+  }));
+  const [failure, setFailure] = useState<StepFailure | null>(null);
+  const { saved, failed } = useStepSave(treatment);
+  const save = useSaveMaculaGrid({
+    mutation: { onSuccess: (answer) => saved({ plan: answer.data, message: answer.message }), onError: (error) => setFailure(failed(error)) },
+  });
+
+  // The layout the server will make, made here with the same code while the settings change.
+  const frame = useMemo(() => retinaFrame(plan.fovea!, umPerPixel), [plan.fovea, umPerPixel]);
+  const disabledSet = useMemo(() => new Set(draft.disabled), [draft.disabled]);
+  const layout = useMemo(
+    () => previewGrid(draft.settings, frame, plan.exclusionZones!, plan.imagedField ?? { width: image.width, height: image.height, aperture: null }, disabledSet),
+    [draft.settings, frame, plan.exclusionZones, plan.imagedField, image.width, image.height, disabledSet],
+  );
+  const spots = useMemo(() => poweredSpots(layout.spots, null, null), [layout.spots]);
+  const treated = spots.filter((spot) => spot.enabled).length;
+  const removed = spots.length - treated;
+
+  const toggle = (id: number) => editable && update((before) => ({ ...before, disabled: toggled(before.disabled, id) }));
+  const cursor = useSpotCursor(spots, toggle, editable);
+  const setting = <K extends keyof GridSettings>(name: K, value: GridSettings[K]) =>
+    // Removed spots of the old layout that the new one lacks are forgotten on save (the server refuses unknown ids).
+    commit({ ...draft, settings: { ...draft.settings, [name]: value } });
+
+  const confirm = () => {
+    setFailure(null);
+    const known = new Set(spots.map((spot) => spot.id));
+    save.mutate({
+      id: treatment.id,
+      data: { revision: plan.revision, settings: draft.settings, disabledSpotIds: draft.disabled.filter((id) => known.has(id)) },
+    });
+  };
+
+  const scene: CanvasScene = {
+    zones: { faz: plan.exclusionZones!.faz, onh: plan.exclusionZones!.onh },
+    zonesEditable: false,
+    selectedZone: null,
+    disc: null,
+    fovea: plan.fovea,
+    ring: { innerPx: draft.settings.innerRadiusUm / umPerPixel, outerPx: draft.settings.outerRadiusUm / umPerPixel },
+    spots,
+    spotRadiusPx: draft.settings.spotSizeUm / 2 / umPerPixel,
+    spotsClickable: editable,
+    focusedSpot: cursor.focusedSpot,
+  };
+  const number = (value: number) => formatNumber(value, i18n.language);
+
+  return (
+    <div className="mp-step">
+      <FundusViewer
+        treatmentId={treatment.id}
+        image={image}
+        umPerPixel={umPerPixel}
+        fovea={plan.fovea}
+        scene={scene}
+        onZone={() => undefined}
+        onSelectZone={() => undefined}
+        onSpot={cursor.clicked}
+        handles={cursor.handle ? [cursor.handle] : []}
+        onHandleFocus={cursor.onFocus}
+        onHandleBlur={cursor.onBlur}
+        onHandleKey={(_id, event) => cursor.onKey(event)}
+      />
+      <StepPanel
+        title={t('steps.2')}
+        intro={<p>{editable ? t('grid.intro') : t('readOnlyIntro')}</p>}
+        history={editable ? history : undefined}
+        onUndo={undo}
+        onRedo={redo}
+        resets={editable ? resets : []}
+        failure={failure}
+        actions={
+          editable ? (
+            <Button intent="primary" size="large" loading={save.isPending} disabled={layout.problem !== null || treated === 0} onClick={confirm}>
+              {t('grid.confirm')}
+            </Button>
+          ) : null
+        }
+      >
+        {children}
+        <p className="mp-spot-count" aria-live="polite">
+          <strong>{t('grid.count', { count: treated, value: number(treated) })}</strong>
+          {removed > 0 && <span className="mp-muted-text"> {t('grid.removed', { count: removed, value: number(removed) })}</span>}
+        </p>
+        {layout.problem && (
+          <p className="mp-field-error" role="alert">
+            {layout.problem === 'too_many' ? t('grid.tooMany', { max: number(MAX_SPOTS) }) : t('grid.outerRadiusTooSmall')}
+          </p>
+        )}
+        {!layout.problem && spots.length === 0 && (
+          <p className="mp-field-error" role="alert">
+            {t('grid.empty')}
+          </p>
+        )}
+        <FormGroup label={t('grid.pattern')} labelFor={patternId}>
+          <HTMLSelect
+            id={patternId}
+            value={draft.settings.pattern}
+            disabled={!editable}
+            onChange={(event) => setting('pattern', event.currentTarget.value as GridSettings['pattern'])}
+            options={Object.values(GridPattern).map((pattern) => ({ value: pattern, label: t(`grid.patterns.${pattern}`) }))}
+          />
+        </FormGroup>
+        <div className="mp-field-row">
+          <NumberField label={t('grid.spotSize')} unit="µm" value={draft.settings.spotSizeUm} {...RANGES.spotSizeUm} disabled={!editable} onChange={(value) => setting('spotSizeUm', value)} />
+          <NumberField label={t('grid.spacing')} unit="×" digits={2} value={draft.settings.spacing} {...RANGES.spacing} disabled={!editable} onChange={(value) => setting('spacing', value)} />
+        </div>
+        <div className="mp-field-row">
+          <NumberField label={t('grid.innerRadius')} unit="µm" value={draft.settings.innerRadiusUm} {...RANGES.innerRadiusUm} disabled={!editable} onChange={(value) => setting('innerRadiusUm', value)} />
+          <NumberField label={t('grid.outerRadius')} unit="µm" value={draft.settings.outerRadiusUm} {...RANGES.outerRadiusUm} disabled={!editable} onChange={(value) => setting('outerRadiusUm', value)} />
+        </div>
+        {editable && <p className="mp-muted-text">{t('grid.toggleHint')}</p>}
+      </StepPanel>
+    </div>
+  );
+}

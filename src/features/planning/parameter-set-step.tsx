@@ -1,0 +1,79 @@
+import { Button, Callout, ProgressBar } from '@blueprintjs/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { downloadParameterSet } from '@generated/hooks/treatments/treatments';
+import type { Treatment } from '@generated/model/treatment';
+import { useFailureMessage } from '@/components/form-fields';
+import { blobFailureMessage } from '@/lib/blob-failure';
+import { formatBytes, formatDateTime } from '@/lib/format';
+import { saveBlob } from '@/lib/save-blob';
+
+/** Wizard step 5: packing the parameter set for the laser, then its file name, size and SHA-256, and its download. */
+export function ParameterSetStep({ treatment }: { treatment: Treatment }) {
+  const { t, i18n } = useTranslation('planning');
+  const failureMessage = useFailureMessage();
+  const [downloading, setDownloading] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { parameterSet, signOff } = treatment.plan;
+
+  const download = async () => {
+    if (!parameterSet) return;
+    setDownloading(true);
+    setFailure(null);
+    try {
+      saveBlob(await downloadParameterSet(treatment.id), parameterSet.fileName);
+    } catch (error) {
+      setFailure((await blobFailureMessage(error)) ?? failureMessage(error));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <section className="mp-step-single" aria-labelledby="mp-step-title">
+      <h2 id="mp-step-title" className="mp-step-title">
+        {t('steps.5')}
+      </h2>
+      {signOff && <p>{t('parameterSet.signedBy', { name: signOff.by.name, date: formatDateTime(signOff.at, i18n.language) })}</p>}
+      {!parameterSet ? (
+        <div className="mp-progress" role="status">
+          <p>{t('parameterSet.packing')}</p>
+          <ProgressBar intent="primary" aria-label={t('parameterSet.packing')} />
+          <p className="mp-muted-text">{t('parameterSet.packingNote')}</p>
+        </div>
+      ) : (
+        <>
+          <Callout intent="success" compact className="mp-step-callout" title={t('parameterSet.ready')}>
+            {t('parameterSet.readyText')}
+          </Callout>
+          <dl className="mp-definition-list mp-parameter-set">
+            <div className="mp-setting">
+              <dt>{t('parameterSet.fileName')}</dt>
+              <dd>{parameterSet.fileName}</dd>
+            </div>
+            <div className="mp-setting">
+              <dt>{t('parameterSet.size')}</dt>
+              <dd>{formatBytes(parameterSet.size, i18n.language)}</dd>
+            </div>
+            <div className="mp-setting">
+              <dt>{t('parameterSet.sha256')}</dt>
+              <dd className="mp-hash">{parameterSet.sha256}</dd>
+            </div>
+            <div className="mp-setting">
+              <dt>{t('parameterSet.createdAt')}</dt>
+              <dd>{formatDateTime(parameterSet.createdAt, i18n.language)}</dd>
+            </div>
+          </dl>
+          <Button intent="primary" size="large" icon="download" loading={downloading} onClick={() => void download()}>
+            {t('parameterSet.download')}
+          </Button>
+          {failure && (
+            <Callout intent="danger" compact className="mp-step-callout" role="alert">
+              {failure}
+            </Callout>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

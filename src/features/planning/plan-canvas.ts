@@ -1,0 +1,386 @@
+/**
+ * The planning canvas: the fundus image with the plan drawn over it, on Konva (docs/architecture.md says why).
+ * Imperative on purpose: the React viewer sizes it and hands it the scene; this draws the scene and turns
+ * pointer input into callbacks. Geometry arrives in the plan's units (image pixels for the zones, spots with
+ * their pixel and µm positions); the only conversion here is the stage's transform from image pixels to the
+ * screen, so a stroke keeps its screen width at any zoom.
+ *
+ * Layers: the image (no events), the spots (one shape drawing every spot in a few paths, no events: a click is
+ * found by `spotAt`, not by Konva's hit canvas), and the zones with their markers and the transformer.
+ */
+import Konva from 'konva/lib/Core';
+import { Ellipse } from 'konva/lib/shapes/Ellipse';
+import { Image as KonvaImage } from 'konva/lib/shapes/Image';
+import { Transformer } from 'konva/lib/shapes/Transformer';
+import type { KonvaEventObject } from 'konva/lib/Node';
+import { panBy, pinch, wheelZoomFactor, zoomAbout, type ViewTransform, type ViewportPoint } from '@/lib/view-transform';
+import type { ZoneShape } from '@/domain/planning/exclusion-zones';
+import { POWER_COLOURS, spotAt, type DrawnSpot, type Zones } from './plan-scene';
+
+export type ZoneKind = keyof Zones;
+
+export interface CanvasScene {
+  zones: Zones | null;
+  zonesEditable: boolean;
+  selectedZone: ZoneKind | null;
+  /** The optic disc as detected (a marker; the ONH zone is what counts). */
+  disc: { center: { x: number; y: number }; radiusPx: number } | null;
+  fovea: { x: number; y: number } | null;
+  /** The grid's ring around the fovea, image pixels. */
+  ring: { innerPx: number; outerPx: number } | null;
+  spots: readonly DrawnSpot[];
+  spotRadiusPx: number;
+  spotsClickable: boolean;
+  focusedSpot: number | null;
+}
+
+export interface CanvasCallbacks {
+  onView(change: (view: ViewTransform) => ViewTransform): void;
+  /** A zone moved or resized; `final` at the end of the drag. */
+  onZone(kind: ZoneKind, shape: ZoneShape, final: boolean): void;
+  onSelectZone(kind: ZoneKind | null): void;
+  onSpot(id: number): void;
+  /** The pointer's image point, or null when it left the image. */
+  onPointer(point: { x: number; y: number } | null): void;
+}
+
+export const EMPTY_SCENE: CanvasScene = {
+  zones: null,
+  zonesEditable: false,
+  selectedZone: null,
+  disc: null,
+  fovea: null,
+  ring: null,
+  spots: [],
+  spotRadiusPx: 0,
+  spotsClickable: false,
+  focusedSpot: null,
+};
+
+const ZONE_STYLE: Record<ZoneKind, { stroke: string; fill: string }> = {
+  faz: { stroke: '#ff5c5c', fill: 'rgba(255, 92, 92, 0.18)' },
+  onh: { stroke: '#ffb020', fill: 'rgba(255, 176, 32, 0.18)' },
+};
+/** Spots before the brightness step, and the outline of every spot. */
+const SPOT_FILL = 'rgba(64, 224, 255, 0.55)';
+const SPOT_OUTLINE = 'rgba(0, 0, 0, 0.6)';
+const DISABLED_SPOT = 'rgba(255, 255, 255, 0.75)';
+const FOCUS = '#ffffff';
+/** A pointer that moved less than this (screen px) between down and up clicked. */
+const CLICK_SLOP_PX = 4;
+/** Extra reach of a click around a small spot, screen px. */
+const SPOT_SLACK_PX = 3;
+const MIN_ZONE_PX = 2;
+
+export class PlanCanvas {
+  private readonly stage: Konva.Stage;
+  private readonly imageNode = new KonvaImage({ image: undefined, listening: false });
+  private readonly spotShape: Konva.Shape;
+  private readonly zoneNodes: Record<ZoneKind, Ellipse>;
+  private readonly markers: Konva.Shape;
+  private readonly transformer: Transformer;
+  private readonly zoneLayer = new Konva.Layer();
+  private readonly imageLayer = new Konva.Layer({ listening: false });
+  private readonly spotLayer = new Konva.Layer({ listening: false });
+  private scene: CanvasScene = EMPTY_SCENE;
+  private view: ViewTransform = { scale: 1, x: 0, y: 0 };
+  private imageWidth = 1;
+  private width = 1;
+  private height = 1;
+  private pan: { last: ViewportPoint; start: ViewportPoint; moved: boolean } | null = null;
+  private touches: [ViewportPoint, ViewportPoint] | null = null;
+
+  constructor(container: HTMLDivElement, private readonly callbacks: CanvasCallbacks) {
+    this.stage = new Konva.Stage({ container, width: 1, height: 1 });
+    this.imageLayer.add(this.imageNode);
+    this.spotShape = new Konva.Shape({ listening: false, perfectDrawEnabled: false, sceneFunc: (context) => this.drawSpots(context._context) });
+    this.spotLayer.add(this.spotShape);
+    this.zoneNodes = { faz: this.zoneNode('faz'), onh: this.zoneNode('onh') };
+    this.markers = new Konva.Shape({ listening: false, sceneFunc: (context) => this.drawMarkers(context._context) });
+    this.transformer = new Transformer({
+      ignoreStroke: true,
+      flipEnabled: false,
+      anchorSize: 12,
+      anchorStroke: '#ffffff',
+      anchorFill: '#215db0',
+      borderStroke: '#ffffff',
+      borderDash: [4, 4],
+      rotateAnchorOffset: 28,
+      boundBoxFunc: (before, after) => (Math.abs(after.width) < MIN_ZONE_PX || Math.abs(after.height) < MIN_ZONE_PX ? before : after),
+    });
+    this.zoneLayer.add(this.zoneNodes.onh, this.zoneNodes.faz, this.markers, this.transformer);
+    this.stage.add(this.imageLayer, this.spotLayer, this.zoneLayer);
+    this.listen();
+  }
+
+  /** The native canvas of the image layer: the viewer filters it with CSS (brightness, contrast, red-free). */
+  get imageCanvas(): HTMLCanvasElement {
+    return this.imageLayer.getNativeCanvasElement();
+  }
+
+  setImage(image: CanvasImageSource | null, width: number, height: number) {
+    this.imageWidth = width;
+    this.imageNode.setAttrs({ image: image ?? undefined, width, height });
+    this.applyTransform();
+  }
+
+  setSize(width: number, height: number) {
+    this.width = width;
+    this.height = height;
+    this.stage.size({ width, height });
+    this.applyTransform();
+  }
+
+  setView(view: ViewTransform) {
+    this.view = view;
+    this.applyTransform();
+  }
+
+  setScene(scene: CanvasScene) {
+    this.scene = scene;
+    for (const kind of ['faz', 'onh'] as const) {
+      const node = this.zoneNodes[kind];
+      const zone = scene.zones?.[kind];
+      node.visible(Boolean(zone));
+      if (zone && !node.isDragging() && !this.transformer.isTransforming()) {
+        node.setAttrs({ x: zone.center.x, y: zone.center.y, radiusX: zone.radiusXPx, radiusY: zone.radiusYPx, rotation: zone.rotationDeg ?? 0, scaleX: 1, scaleY: 1 });
+      }
+      node.draggable(scene.zonesEditable);
+    }
+    const selected = scene.zonesEditable && scene.selectedZone && scene.zones ? this.zoneNodes[scene.selectedZone] : null;
+    if (selected) {
+      const isOnh = scene.selectedZone === 'onh';
+      // The FAZ is a circle around the fovea: it only grows or shrinks; the ONH is an ellipse that may turn.
+      this.transformer.setAttrs({
+        rotateEnabled: isOnh,
+        keepRatio: !isOnh,
+        centeredScaling: !isOnh,
+        enabledAnchors: isOnh ? ['top-center', 'middle-left', 'middle-right', 'bottom-center', 'top-left', 'top-right', 'bottom-left', 'bottom-right'] : ['top-left', 'top-right', 'bottom-left', 'bottom-right'],
+      });
+    }
+    this.transformer.nodes(selected ? [selected] : []);
+    this.stage.container().style.cursor = scene.spotsClickable ? 'crosshair' : 'grab';
+    this.stage.batchDraw();
+  }
+
+  /** Screen pixels per image pixel at the current zoom. */
+  get screenScale(): number {
+    return (this.width / this.imageWidth) * this.view.scale;
+  }
+
+  destroy() {
+    this.stage.destroy();
+  }
+
+  private applyTransform() {
+    const scale = this.screenScale;
+    this.stage.scale({ x: scale, y: scale });
+    this.stage.position({ x: this.view.x, y: this.view.y });
+    this.stage.batchDraw();
+  }
+
+  private zoneNode(kind: ZoneKind): Ellipse {
+    const node = new Ellipse({
+      radiusX: 1,
+      radiusY: 1,
+      stroke: ZONE_STYLE[kind].stroke,
+      fill: ZONE_STYLE[kind].fill,
+      strokeWidth: 2,
+      strokeScaleEnabled: false,
+      visible: false,
+      name: kind,
+    });
+    const report = (final: boolean) => this.callbacks.onZone(kind, shapeOf(node), final);
+    node.on('dragmove', () => report(false));
+    node.on('dragend', () => report(true));
+    node.on('transform', () => report(false));
+    node.on('transformend', () => report(true));
+    node.on('pointerdown', (event) => {
+      event.cancelBubble = true;
+      if (this.scene.zonesEditable) this.callbacks.onSelectZone(kind);
+    });
+    node.on('mouseenter', () => {
+      if (this.scene.zonesEditable) this.stage.container().style.cursor = 'move';
+    });
+    node.on('mouseleave', () => {
+      this.stage.container().style.cursor = this.scene.spotsClickable ? 'crosshair' : 'grab';
+    });
+    return node;
+  }
+
+  private viewportPoint(): ViewportPoint | null {
+    return this.stage.getPointerPosition();
+  }
+
+  private imagePointOf(point: ViewportPoint) {
+    const scale = this.screenScale;
+    return { x: (point.x - this.view.x) / scale, y: (point.y - this.view.y) / scale };
+  }
+
+  private listen() {
+    const stage = this.stage;
+    stage.on('wheel', (event: KonvaEventObject<WheelEvent>) => {
+      event.evt.preventDefault();
+      const point = this.viewportPoint();
+      if (!point) return;
+      const factor = wheelZoomFactor(event.evt.deltaY, event.evt.deltaMode);
+      this.callbacks.onView((view) => zoomAbout(view, factor, point.x, point.y, this.width, this.height));
+    });
+    stage.on('pointerdown', (event: KonvaEventObject<PointerEvent>) => {
+      if (event.target !== stage && event.target !== this.imageNode) return;
+      const point = this.viewportPoint();
+      if (!point || event.evt.button > 0) return;
+      this.pan = { last: point, start: point, moved: false };
+      if (this.scene.selectedZone) this.callbacks.onSelectZone(null);
+    });
+    stage.on('pointermove', () => {
+      const point = this.viewportPoint();
+      if (!point) return;
+      this.callbacks.onPointer(this.imagePointOf(point));
+      const pan = this.pan;
+      if (!pan || this.touches) return;
+      if (!pan.moved && Math.hypot(point.x - pan.start.x, point.y - pan.start.y) < CLICK_SLOP_PX) return;
+      pan.moved = true;
+      const dx = point.x - pan.last.x;
+      const dy = point.y - pan.last.y;
+      pan.last = point;
+      this.stage.container().style.cursor = 'grabbing';
+      this.callbacks.onView((view) => panBy(view, dx, dy, this.width, this.height));
+    });
+    stage.on('pointerup pointercancel', () => {
+      const pan = this.pan;
+      this.pan = null;
+      if (!pan) return;
+      this.stage.container().style.cursor = this.scene.spotsClickable ? 'crosshair' : 'grab';
+      if (pan.moved || !this.scene.spotsClickable) return;
+      const at = this.imagePointOf(pan.start);
+      const id = spotAt(this.scene.spots, at.x, at.y, this.scene.spotRadiusPx, SPOT_SLACK_PX / this.screenScale);
+      if (id !== null) this.callbacks.onSpot(id);
+    });
+    stage.on('pointerleave', () => this.callbacks.onPointer(null));
+    // Two fingers pinch-zoom; Konva reports touches on the stage.
+    stage.on('touchmove', (event: KonvaEventObject<TouchEvent>) => {
+      const touches = event.evt.touches;
+      if (touches.length !== 2) {
+        this.touches = null;
+        return;
+      }
+      event.evt.preventDefault();
+      const box = stage.container().getBoundingClientRect();
+      const now: [ViewportPoint, ViewportPoint] = [
+        { x: touches[0].clientX - box.left, y: touches[0].clientY - box.top },
+        { x: touches[1].clientX - box.left, y: touches[1].clientY - box.top },
+      ];
+      const before = this.touches;
+      this.touches = now;
+      if (before) this.callbacks.onView((view) => pinch(view, before, now, this.width, this.height));
+    });
+    stage.on('touchend', () => {
+      this.touches = null;
+    });
+  }
+
+  /** Every spot in one path per colour: thousands of arcs cost a few milliseconds, not a node each. */
+  private drawSpots(ctx: CanvasRenderingContext2D) {
+    const { spots, spotRadiusPx: r, ring, fovea, focusedSpot } = this.scene;
+    const pixel = 1 / this.screenScale;
+    if (ring && fovea) {
+      ctx.save();
+      ctx.setLineDash([6 * pixel, 4 * pixel]);
+      ctx.lineWidth = 1.5 * pixel;
+      ctx.strokeStyle = 'rgba(255, 255, 255, 0.7)';
+      for (const radius of [ring.innerPx, ring.outerPx]) {
+        if (radius <= 0) continue;
+        ctx.beginPath();
+        ctx.arc(fovea.x, fovea.y, radius, 0, Math.PI * 2);
+        ctx.stroke();
+      }
+      ctx.restore();
+    }
+    if (!spots.length) return;
+    const classes = POWER_COLOURS.length;
+    for (let colour = -1; colour < classes; colour++) {
+      ctx.beginPath();
+      let any = false;
+      for (const spot of spots) {
+        if (!spot.enabled || spot.colour !== colour) continue;
+        ctx.moveTo(spot.x + r, spot.y);
+        ctx.arc(spot.x, spot.y, r, 0, Math.PI * 2);
+        any = true;
+      }
+      if (!any) continue;
+      ctx.fillStyle = colour < 0 ? SPOT_FILL : POWER_COLOURS[colour];
+      ctx.fill();
+      ctx.lineWidth = pixel;
+      ctx.strokeStyle = SPOT_OUTLINE;
+      ctx.stroke();
+    }
+    // Removed spots: a hollow ring with a cross, so they read as "not treated" without colour.
+    ctx.beginPath();
+    for (const spot of spots) {
+      if (spot.enabled) continue;
+      ctx.moveTo(spot.x + r, spot.y);
+      ctx.arc(spot.x, spot.y, r, 0, Math.PI * 2);
+      const d = r * 0.6;
+      ctx.moveTo(spot.x - d, spot.y - d);
+      ctx.lineTo(spot.x + d, spot.y + d);
+      ctx.moveTo(spot.x + d, spot.y - d);
+      ctx.lineTo(spot.x - d, spot.y + d);
+    }
+    ctx.lineWidth = 1.5 * pixel;
+    ctx.strokeStyle = DISABLED_SPOT;
+    ctx.stroke();
+    if (focusedSpot !== null) {
+      const spot = spots.find((candidate) => candidate.id === focusedSpot);
+      if (spot) {
+        ctx.beginPath();
+        ctx.arc(spot.x, spot.y, r + 3 * pixel, 0, Math.PI * 2);
+        ctx.lineWidth = 2.5 * pixel;
+        ctx.strokeStyle = FOCUS;
+        ctx.stroke();
+      }
+    }
+  }
+
+  /** The fovea's cross and the detected disc's outline, a fixed size on screen. */
+  private drawMarkers(ctx: CanvasRenderingContext2D) {
+    const pixel = 1 / this.screenScale;
+    const fovea = this.scene.zones?.faz.center ?? this.scene.fovea;
+    ctx.lineWidth = 2 * pixel;
+    if (fovea) {
+      const arm = 9 * pixel;
+      ctx.beginPath();
+      ctx.moveTo(fovea.x - arm, fovea.y);
+      ctx.lineTo(fovea.x + arm, fovea.y);
+      ctx.moveTo(fovea.x, fovea.y - arm);
+      ctx.lineTo(fovea.x, fovea.y + arm);
+      ctx.strokeStyle = '#ffffff';
+      ctx.stroke();
+    }
+    const disc = this.scene.disc;
+    if (disc) {
+      ctx.beginPath();
+      ctx.setLineDash([3 * pixel, 3 * pixel]);
+      ctx.arc(disc.center.x, disc.center.y, disc.radiusPx, 0, Math.PI * 2);
+      ctx.strokeStyle = 'rgba(255, 255, 255, 0.8)';
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+  }
+}
+
+/** A zone node's geometry as the plan keeps it: centre, radii with the transformer's scale applied, rotation. */
+function shapeOf(node: Ellipse): ZoneShape {
+  return {
+    center: { x: node.x(), y: node.y() },
+    radiusXPx: node.radiusX() * Math.abs(node.scaleX()),
+    radiusYPx: node.radiusY() * Math.abs(node.scaleY()),
+    rotationDeg: normaliseDegrees(node.rotation()),
+  };
+}
+
+/** Degrees in (−180, 180], as the contract has them. */
+export function normaliseDegrees(degrees: number): number {
+  const turned = ((((degrees + 180) % 360) + 360) % 360) - 180;
+  return turned === -180 ? 180 : turned;
+}
