@@ -10,6 +10,7 @@ import deExamUpload from '../../locales/de/examUpload.json' with { type: 'json' 
 import dePatientCard from '../../locales/de/patientCard.json' with { type: 'json' };
 import dePatientList from '../../locales/de/patientList.json' with { type: 'json' };
 import dePatients from '../../locales/de/patients.json' with { type: 'json' };
+import dePlanning from '../../locales/de/planning.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
 import enApi from '../../locales/en/api.json' with { type: 'json' };
 import enAuth from '../../locales/en/auth.json' with { type: 'json' };
@@ -21,6 +22,7 @@ import enExamUpload from '../../locales/en/examUpload.json' with { type: 'json' 
 import enPatientCard from '../../locales/en/patientCard.json' with { type: 'json' };
 import enPatientList from '../../locales/en/patientList.json' with { type: 'json' };
 import enPatients from '../../locales/en/patients.json' with { type: 'json' };
+import enPlanning from '../../locales/en/planning.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
 import type { Language } from '../../generated/model/language';
 
@@ -36,6 +38,7 @@ const en = {
   patientList: enPatientList,
   patientCard: enPatientCard,
   examUpload: enExamUpload,
+  planning: enPlanning,
   // The exam file's faults as the server words them (src/domain/npt).
   npt: enNpt,
 };
@@ -51,6 +54,7 @@ const de: Texts = {
   patientList: dePatientList,
   patientCard: dePatientCard,
   examUpload: deExamUpload,
+  planning: dePlanning,
   npt: deNpt,
 };
 

@@ -127,6 +127,7 @@ export function FundusViewer(props: FundusViewerProps) {
   const screenScale = size.width ? (size.width / image.width) * view.scale : 0;
   const bar = screenScale ? scaleBar(screenScale / umPerPixel) : null;
 
+  // Arrows pan when the image itself has the focus (on a handle they move what it stands for).
   const onViewerKey = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.target !== event.currentTarget) return;
     const step = PAN_STEP_PX * (event.shiftKey ? 10 : 1);
@@ -174,7 +175,9 @@ export function FundusViewer(props: FundusViewerProps) {
       </div>
       <div
         className="mp-viewer-frame"
-        style={{ aspectRatio: `${image.width} / ${image.height}` }}
+        // As wide as the column allows, but never taller than three quarters of the screen: the frame keeps
+        // the image's aspect, so fit (zoom 1) shows the whole image.
+        style={{ aspectRatio: `${image.width} / ${image.height}`, maxWidth: `calc(75vh * ${image.width / image.height})` }}
         tabIndex={0}
         role="application"
         aria-roledescription={t('viewer.roleDescription')}
@@ -201,13 +204,11 @@ export function FundusViewer(props: FundusViewerProps) {
             onFocus={() => props.onHandleFocus(handle.id)}
             onBlur={() => props.onHandleBlur?.(handle.id)}
             onKeyDown={(event) => {
+              // A key the handle uses is its own; any other goes on to the viewer (zoom) and the page (undo).
               if (props.onHandleKey(handle.id, event)) {
                 event.preventDefault();
                 event.stopPropagation();
-                return;
               }
-              onZoomKey(event);
-              event.stopPropagation();
             }}
           />
         ))}
