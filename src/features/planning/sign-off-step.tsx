@@ -81,7 +81,7 @@ export function SignOffStep({ treatment, image, editable, role, children }: Step
     setFailure(null);
     try {
       const answer = await adjust.mutateAsync({ id: treatment.id, data: adjustments() });
-      await saved({ plan: answer.data, message: answer.message });
+      await saved({ plan: answer.data, message: answer.message }, true);
     } catch (error) {
       setFailure(failed(error));
     }

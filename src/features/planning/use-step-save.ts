@@ -37,14 +37,20 @@ export function useStepSave(treatment: Treatment) {
       queryClient.invalidateQueries({ queryKey: getListPatientsQueryKey() }),
     ]);
 
-  const saved = async (answer: { plan?: Plan; treatment?: Treatment; message?: string }) => {
+  /**
+   * `reread`: the answer lacks something the wizard shows (the final adjustments change the session's laser
+   * settings, which a plan does not carry), so the session is read again at once. Otherwise the answer is the
+   * server's word on the plan and is shown as it is; the session is only marked stale (read again when next
+   * needed), which saves a round trip per step on a slow line.
+   */
+  const saved = async (answer: { plan?: Plan; treatment?: Treatment; message?: string }, reread = false) => {
     queryClient.setQueryData<TreatmentResponse>(key, (before) => {
       if (answer.treatment) return { ...(before ?? { status: 'Success' }), data: answer.treatment } as TreatmentResponse;
       return before && answer.plan ? { ...before, data: { ...before.data, plan: answer.plan } } : before;
     });
     if (answer.message) notify({ intent: 'success', message: answer.message });
     await navigate(paths.physician.planning.getHref(treatment.id), { replace: false });
-    await Promise.all([queryClient.invalidateQueries({ queryKey: key }), refreshLists()]);
+    await Promise.all([queryClient.invalidateQueries({ queryKey: key, refetchType: reread ? 'active' : 'none' }), refreshLists()]);
   };
 
   /** The failure to show in the step, or null when it was handled here (a stale plan was reloaded). */
