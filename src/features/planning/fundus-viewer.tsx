@@ -5,7 +5,7 @@ import { useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
 import type { FundusImage } from '@generated/model/fundusImage';
 import { IDENTITY, panBy, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib/view-transform';
 import { formatNumber } from '@/lib/format';
-import { PlanCanvas, type CanvasCallbacks, type CanvasScene } from './plan-canvas';
+import { PlanCanvas, PROFILE, type CanvasCallbacks, type CanvasScene } from './plan-canvas';
 import { scaleBar } from './plan-scene';
 
 /** A keyboard stand-in for something drawn on the canvas (a zone, a marker, the spot cursor). */
@@ -48,6 +48,7 @@ const NEUTRAL = { brightness: 1, contrast: 1 };
 export function FundusViewer(props: FundusViewerProps) {
   const { treatmentId, image, umPerPixel, scene, handles } = props;
   const { t, i18n } = useTranslation('planning');
+  if (PROFILE) performance.mark('mp:render-start');
   const hostRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<PlanCanvas | null>(null);
   const pointerRef = useRef<HTMLOutputElement>(null);
@@ -83,7 +84,7 @@ export function FundusViewer(props: FundusViewerProps) {
   useLayoutEffect(() => {
     const host = hostRef.current!;
     const canvas = new PlanCanvas(host, {
-      onView: (change) => setView(change),
+      onView: (next) => setView(next),
       onZone: (...args) => latest.current.onZone(...args),
       onSelectZone: (kind) => latest.current.onSelectZone(kind),
       onSpot: (id) => latest.current.onSpot(id),

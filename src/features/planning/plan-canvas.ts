@@ -35,7 +35,8 @@ export interface CanvasScene {
 }
 
 export interface CanvasCallbacks {
-  onView(change: (view: ViewTransform) => ViewTransform): void;
+  /** The canvas moved its view (pan, wheel, pinch); it has already drawn it, the viewer follows. */
+  onView(view: ViewTransform): void;
   /** A zone moved or resized; `final` at the end of the drag. */
   onZone(kind: ZoneKind, shape: ZoneShape, final: boolean): void;
   onSelectZone(kind: ZoneKind | null): void;
@@ -71,6 +72,8 @@ const CLICK_SLOP_PX = 4;
 /** Extra reach of a click around a small spot, screen px. */
 const SPOT_SLACK_PX = 3;
 const MIN_ZONE_PX = 2;
+/** Set by `npm run bench:planner` before the page loads. */
+export const PROFILE = Boolean((globalThis as { __MP_PROFILE__?: boolean }).__MP_PROFILE__);
 
 export class PlanCanvas {
   private readonly stage: Konva.Stage;
@@ -111,6 +114,13 @@ export class PlanCanvas {
     this.zoneLayer.add(this.zoneNodes.onh, this.zoneNodes.faz, this.markers, this.transformer);
     this.stage.add(this.imageLayer, this.spotLayer, this.zoneLayer);
     this.listen();
+    if (PROFILE) {
+      // npm run bench:planner: User Timing marks around each layer's drawing, to time the frames of a drag.
+      for (const layer of [this.imageLayer, this.spotLayer, this.zoneLayer]) {
+        layer.on('beforeDraw', () => performance.mark('mp:draw-start'));
+        layer.on('draw', () => performance.mark('mp:draw-end'));
+      }
+    }
   }
 
   /** The native canvas of the image layer: the viewer filters it with CSS (brightness, contrast, red-free). */
@@ -132,8 +142,20 @@ export class PlanCanvas {
   }
 
   setView(view: ViewTransform) {
+    if (PROFILE) performance.mark('mp:view-applied');
+    if (view.scale === this.view.scale && view.x === this.view.x && view.y === this.view.y) return;
     this.view = view;
     this.applyTransform();
+  }
+
+  /**
+   * A view change from the pointer is drawn at once, without waiting for React: the image follows the hand in
+   * the same frame. The viewer hears of it afterwards (zoom figure, scale bar, handles).
+   */
+  private changeView(change: (view: ViewTransform) => ViewTransform) {
+    this.view = change(this.view);
+    this.applyTransform();
+    this.callbacks.onView(this.view);
   }
 
   setScene(scene: CanvasScene) {
@@ -195,8 +217,7 @@ export class PlanCanvas {
     node.on('dragend', () => report(true));
     node.on('transform', () => report(false));
     node.on('transformend', () => report(true));
-    node.on('pointerdown', (event) => {
-      event.cancelBubble = true;
+    node.on('pointerdown', () => {
       if (this.scene.zonesEditable) this.callbacks.onSelectZone(kind);
     });
     node.on('mouseenter', () => {
@@ -224,10 +245,12 @@ export class PlanCanvas {
       const point = this.viewportPoint();
       if (!point) return;
       const factor = wheelZoomFactor(event.evt.deltaY, event.evt.deltaMode);
-      this.callbacks.onView((view) => zoomAbout(view, factor, point.x, point.y, this.width, this.height));
+      this.changeView((view) => zoomAbout(view, factor, point.x, point.y, this.width, this.height));
     });
     stage.on('pointerdown', (event: KonvaEventObject<PointerEvent>) => {
-      if (event.target !== stage && event.target !== this.imageNode) return;
+      // On an editable zone the pointer drags the zone; anywhere else (a zone shown read-only too) it pans.
+      const onZone = event.target === this.zoneNodes.faz || event.target === this.zoneNodes.onh;
+      if (onZone ? this.scene.zonesEditable : event.target !== stage) return;
       const point = this.viewportPoint();
       if (!point || event.evt.button > 0) return;
       this.pan = { last: point, start: point, moved: false };
@@ -245,7 +268,9 @@ export class PlanCanvas {
       const dy = point.y - pan.last.y;
       pan.last = point;
       this.stage.container().style.cursor = 'grabbing';
-      this.callbacks.onView((view) => panBy(view, dx, dy, this.width, this.height));
+      if (PROFILE) performance.mark('mp:input-start');
+      this.changeView((view) => panBy(view, dx, dy, this.width, this.height));
+      if (PROFILE) performance.mark('mp:input-end');
     });
     stage.on('pointerup pointercancel', () => {
       const pan = this.pan;
@@ -273,7 +298,7 @@ export class PlanCanvas {
       ];
       const before = this.touches;
       this.touches = now;
-      if (before) this.callbacks.onView((view) => pinch(view, before, now, this.width, this.height));
+      if (before) this.changeView((view) => pinch(view, before, now, this.width, this.height));
     });
     stage.on('touchend', () => {
       this.touches = null;
