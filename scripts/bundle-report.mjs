@@ -137,16 +137,16 @@ const gzipAndRaw = (sizes) => `${kB(sizes.gzip).padStart(9)} (${kB(sizes.raw).pa
  * @returns {string}
  */
 function formatReport(report) {
-  /** @param {string} label @param {Sizes} js @param {Sizes} [css] */
-  const row = (label, js, css) =>
-    `${label.padEnd(22)}${String(js.files.length).padStart(6)}   ${gzipAndRaw(js)}   ${css ? gzipAndRaw(css) : ''}`;
+  /** @param {string} label @param {Sizes} js @param {Sizes} [css] @param {Sizes} [own] */
+  const row = (label, js, css, own) =>
+    `${label.padEnd(22)}${String(js.files.length).padStart(6)}   ${gzipAndRaw(js)}   ${own ? kB(own.gzip).padStart(9) : ''.padStart(9)}   ${css ? gzipAndRaw(css) : ''}`;
   const onDemand = [...report.onDemand].sort((a, b) => b.js.gzip - a.js.gzip);
   const lines = [
     '',
-    'Bundle sizes: what a first visit to each route downloads (gzip, raw in brackets)',
-    `${'route'.padEnd(22)}JS files   ${'JS'.padEnd(22)}   CSS`,
+    'Bundle sizes: what a first visit to each route downloads (gzip, raw in brackets); own JS: what the route adds to the entry',
+    `${'route'.padEnd(22)}JS files   ${'JS'.padEnd(22)}   ${'own JS'.padStart(9)}   CSS`,
     row('entry alone', report.entry.js, report.entry.css),
-    ...report.routes.map((route) => row(route.path, route.js, route.css)),
+    ...report.routes.map((route) => row(route.path, route.js, route.css, route.ownJs)),
     row('all JS of the build', report.allJs),
     '',
     `On demand (dynamic imports that are no route; downloaded only when used, not counted above): ${onDemand.length}`,
@@ -177,6 +177,7 @@ function buildReport(buildDir) {
   /** @param {string[]} chunks */
   const loads = (chunks) => ({ js: sizes(jsFiles(manifest, chunks)), css: sizes(cssFiles(manifest, chunks)) });
 
+  const entryChunks = new Set(analysis.entryChunks);
   return {
     entry: loads(analysis.entryChunks),
     routes: analysis.routes.map(({ path: routePath, modules, signedIn, chunks }) => ({
@@ -184,6 +185,8 @@ function buildReport(buildDir) {
       modules,
       signedIn,
       ...loads(chunks),
+      // What the route adds to the entry: its own code and what it shares with other routes but not the entry.
+      ownJs: sizes(jsFiles(manifest, chunks.filter((key) => !entryChunks.has(key)))),
     })),
     allJs: sizes(jsFiles(manifest, Object.keys(manifest))),
     onDemand: analysis.onDemand.map(({ module, chunks }) => ({ module, js: sizes(jsFiles(manifest, chunks)) })),
