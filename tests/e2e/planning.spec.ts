@@ -98,6 +98,15 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   await spacing.fill(String((await numberIn(spacing)) + 0.5));
   await expect.poll(async () => digits(await count.textContent())).toBeLessThan(proposed);
   const treated = digits(await count.textContent());
+  // Leaving the step now would lose the change: the wizard asks first.
+  const stepOne = page.getByRole('link', { name: new RegExp(p.steps[1]) });
+  await stepOne.click();
+  const leave = page.getByRole('alertdialog');
+  await expect(leave).toContainText(p.unsaved.text);
+  await leave.getByRole('button', { name: p.unsaved.stay }).click();
+  await expect(gridPanel).toBeVisible();
+  // The focus goes back to where it was, once the dialog has closed.
+  await expect(stepOne).toBeFocused();
   const cursor = page.getByRole('button', { name: p.spots.cursor });
   await cursor.focus();
   await page.keyboard.press('ArrowRight');
@@ -159,7 +168,7 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   await expect(page.getByText(download.suggestedFilename())).toBeVisible();
 });
 
-test('a nurse prepares the plan but stops at sign-off', async ({ page, staff, texts, playwright }) => {
+test('a nurse prepares the plan but stops at sign-off; a physician’s change marks it Modified', async ({ page, staff, texts, playwright }) => {
   const nurse = await staff.create('clinic_nurses');
   const api = await apiAs(playwright, nurse);
   const treatment = await plannableSession(api);
@@ -171,6 +180,17 @@ test('a nurse prepares the plan but stops at sign-off', async ({ page, staff, te
   await expect(signOffPanel.getByLabel(texts.planning.signOff.password)).toHaveCount(0);
   await expect(signOffPanel.getByRole('button', { name: texts.planning.signOff.submit })).toHaveCount(0);
   await expectNoAxeViolations(page);
+
+  // A physician changes the laser power of the plan the nurse prepared: the plan shows who changed it.
+  const physician = await staff.create('clinic_physicians');
+  const physicianApi = await apiAs(playwright, physician);
+  const { plan } = ((await (await physicianApi.get(`/api/treatments/${treatment.id}`)).json()) as { data: Treatment }).data;
+  const adjusted = await physicianApi.post(`/api/treatments/${treatment.id}/plan/final-adjustments`, { data: { revision: plan.revision, laserDose: 80 } });
+  expect(adjusted.status(), await adjusted.text()).toBe(200);
+  await page.reload();
+  const byline = fill(texts.planning.modified, { name: `${physician.firstName} ${physician.lastName}`, date: '' }).trim();
+  await expect(page.getByText(byline)).toBeVisible();
+  await expect(panel(page, texts, 4).getByLabel(texts.planning.signOff.laserDose)).toHaveValue('80');
 });
 
 test('a locked session opens read-only with the lock message', async ({ page, staff, texts, playwright }) => {

@@ -1,6 +1,7 @@
-import { Button, ButtonGroup, Callout } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout } from '@blueprintjs/core';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBlocker } from 'react-router-dom';
 import { canRedo, canUndo, commit, preview, redo, startHistory, undo, type History } from './history';
 import type { StepFailure } from './use-step-save';
 import type { ResetPart } from './wizard';
@@ -33,6 +34,39 @@ export function useDraft<T>(initial: () => T) {
     undo: () => setHistory(undo),
     redo: () => setHistory(redo),
   };
+}
+
+/** A navigation made by a save: the step's draft is the server's plan now, nothing to warn about. */
+export const SAVED_STATE = { saved: true };
+
+/**
+ * Leaving a step with changes not confirmed (another step, another page, closing the tab) asks first: the
+ * draft lives only here.
+ */
+function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
+  const { t } = useTranslation('planning');
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    const leaving = currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search;
+    return dirty && leaving && (nextLocation.state as typeof SAVED_STATE | null)?.saved !== true;
+  });
+  useEffect(() => {
+    if (!dirty) return;
+    const onLeave = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, [dirty]);
+  return (
+    <Alert
+      isOpen={blocker.state === 'blocked'}
+      intent="danger"
+      cancelButtonText={t('unsaved.stay')}
+      confirmButtonText={t('unsaved.leave')}
+      onCancel={() => blocker.reset?.()}
+      onConfirm={() => blocker.proceed?.()}
+    >
+      <p>{t('unsaved.text')}</p>
+    </Alert>
+  );
 }
 
 interface StepPanelProps {
@@ -90,6 +124,7 @@ export function StepPanel({ title, intro, history, onUndo, onRedo, resets, failu
         </div>
       )}
       <div className="mp-step-actions">{actions}</div>
+      <UnsavedChangesGuard dirty={history ? canUndo(history) : false} />
     </section>
   );
 }

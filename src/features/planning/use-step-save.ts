@@ -10,6 +10,7 @@ import { useFailureMessage } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
+import { SAVED_STATE } from './step-panel';
 
 /** A failed save as the step shows it: the server's message and its messages per field. */
 export interface StepFailure {
@@ -49,7 +50,7 @@ export function useStepSave(treatment: Treatment) {
       return before && answer.plan ? { ...before, data: { ...before.data, plan: answer.plan } } : before;
     });
     if (answer.message) notify({ intent: 'success', message: answer.message });
-    await navigate(paths.physician.planning.getHref(treatment.id), { replace: false });
+    await navigate(paths.physician.planning.getHref(treatment.id), { state: SAVED_STATE });
     await Promise.all([queryClient.invalidateQueries({ queryKey: key, refetchType: reread ? 'active' : 'none' }), refreshLists()]);
   };
 
