@@ -27,6 +27,7 @@ const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
   [paths.physician.root.path]: (t) => t('areas.physician'),
   [paths.physician.list.path]: (t) => t('patients:pageTitle.list'),
   [paths.physician.patientCard.path]: (t) => t('patients:pageTitle.card'),
+  [paths.physician.planning.path]: (t) => t('patients:pageTitle.planning'),
 };
 
 /** The route paths that have a title of their own (all but the 404 page's `*`). */

@@ -88,7 +88,7 @@ export function FundusViewer(props: FundusViewerProps) {
       onZone: (...args) => latest.current.onZone(...args),
       onSelectZone: (kind) => latest.current.onSelectZone(kind),
       onSpot: (id) => latest.current.onSpot(id),
-      onPointer: (point) => showPointer(point),
+      onPointer: (point) => showPointer.current(point),
     });
     canvasRef.current = canvas;
     const observer = new ResizeObserver(([entry]) => {
@@ -114,15 +114,18 @@ export function FundusViewer(props: FundusViewerProps) {
     if (target) target.style.filter = `${redFree ? 'url(#mp-red-free) ' : ''}brightness(${tone.brightness}) contrast(${tone.contrast})`;
   }, [tone, redFree]);
 
-  const fmt = (value: number) => formatNumber(value, i18n.language, 0);
-  function showPointer(point: { x: number; y: number } | null) {
+  // Written straight into the output on every pointer move (no render); renewed each render, so it speaks
+  // the current language and uses the current fovea.
+  const showPointer = useRef<(point: { x: number; y: number } | null) => void>(() => undefined);
+  showPointer.current = (point) => {
     const output = pointerRef.current;
-    const { fovea: centre, umPerPixel: scale } = latest.current;
     if (!output) return;
+    const { fovea: centre } = props;
+    const fmt = (value: number) => formatNumber(value, i18n.language, 0);
     const inside = point && point.x >= 0 && point.y >= 0 && point.x <= image.width && point.y <= image.height;
     output.textContent =
-      inside && centre ? t('viewer.pointer', { x: fmt((point.x - centre.x) * scale), y: fmt((centre.y - point.y) * scale) }) : t('viewer.pointerNone');
-  }
+      inside && centre ? t('viewer.pointer', { x: fmt((point.x - centre.x) * umPerPixel), y: fmt((centre.y - point.y) * umPerPixel) }) : t('viewer.pointerNone');
+  };
 
   const zoom = (factor: number) => setView((before) => zoomAbout(before, factor, size.width / 2, size.height / 2, size.width, size.height));
   const screenScale = size.width ? (size.width / image.width) * view.scale : 0;

@@ -170,8 +170,15 @@ export class PlanCanvas {
       node.draggable(scene.zonesEditable);
     }
     const selected = scene.zonesEditable && scene.selectedZone && scene.zones ? this.zoneNodes[scene.selectedZone] : null;
+    // Re-attaching the transformer would cut short a resize in progress: only a change of selection does it.
+    if (selected !== (this.transformer.nodes()[0] ?? null)) this.select(selected);
+    this.stage.container().style.cursor = scene.spotsClickable ? 'crosshair' : 'grab';
+    this.stage.batchDraw();
+  }
+
+  private select(selected: Ellipse | null) {
     if (selected) {
-      const isOnh = scene.selectedZone === 'onh';
+      const isOnh = selected === this.zoneNodes.onh;
       // The FAZ is a circle around the fovea: it only grows or shrinks; the ONH is an ellipse that may turn.
       this.transformer.setAttrs({
         rotateEnabled: isOnh,
@@ -181,8 +188,6 @@ export class PlanCanvas {
       });
     }
     this.transformer.nodes(selected ? [selected] : []);
-    this.stage.container().style.cursor = scene.spotsClickable ? 'crosshair' : 'grab';
-    this.stage.batchDraw();
   }
 
   /** Screen pixels per image pixel at the current zoom. */

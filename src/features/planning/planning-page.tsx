@@ -55,17 +55,17 @@ function HotkeysDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
 }
 
 /** `?` opens the cheat sheet, unless typed into a field. */
-function useHelpKey(open: () => void) {
+function useHelpKey(setOpen: (open: boolean) => void) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
       if (event.key !== '?' || (target && ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
       event.preventDefault();
-      open();
+      setOpen(true);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [open]);
+  }, [setOpen]);
 }
 
 function Stepper({ treatment, opened, current }: { treatment: Treatment; opened: WizardStep; current: WizardStep }) {
@@ -81,9 +81,6 @@ function Stepper({ treatment, opened, current }: { treatment: Treatment; opened:
                 {step}
               </span>
               <span className="mp-stepper-label">{t(`steps.${step}`)}</span>
-              <span className={Classes.TEXT_OVERFLOW_ELLIPSIS} hidden>
-                {t(`stepState.${state}`)}
-              </span>
             </>
           );
           const reachable = step <= current && (step > 0 || current === 0);
@@ -148,7 +145,7 @@ export function PlanningPage() {
   const treatmentId = params.get('treatmentId') ?? '';
   const validId = UUID.test(treatmentId);
   const [help, setHelp] = useState(false);
-  useHelpKey(() => setHelp(true));
+  useHelpKey(setHelp);
 
   const query = useGetTreatment(treatmentId, {
     query: {
