@@ -85,6 +85,13 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   await expect.poll(() => numberIn(offsetX)).toBe(dragged);
   await page.keyboard.press('Control+Shift+z');
   await expect.poll(() => numberIn(offsetX)).toBe(keyed);
+  // The shortcuts, in the page's language.
+  await page.keyboard.press('?');
+  const shortcuts = page.getByRole('dialog', { name: p.hotkeys.title });
+  await expect(shortcuts).toContainText(p.hotkeys.list.undo.action);
+  await expectNoAxeViolations(page);
+  await page.keyboard.press('Escape');
+  await expect(shortcuts).toBeHidden();
   await zonesPanel.getByRole('button', { name: p.zones.confirm }).click();
 
   // Step 2: the grid; a changed spacing changes the live count; one spot removed by keyboard, one by click.
