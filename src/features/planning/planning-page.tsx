@@ -30,7 +30,8 @@ function HotkeysDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
   const { t } = useTranslation('planning');
   return (
     <Dialog isOpen={isOpen} onClose={onClose} title={t('hotkeys.title')} className="mp-hotkeys-dialog">
-      <DialogBody>
+      {/* No scroll box of its own: a box that scrolls needs to take the focus; the overlay scrolls instead. */}
+      <DialogBody useOverflowScrollContainer={false}>
         <HTMLTable compact striped className="mp-hotkeys">
           <thead>
             <tr>
