@@ -38,6 +38,7 @@ const ROUTES = [
   { path: '/<legal document>', modules: ['src/features/legal/legal-page.tsx'] },
   { path: '/profile-settings', modules: [SIGNED_IN_LAYOUT, 'src/features/profile/profile-settings-page.tsx'] },
   { path: '/admin', modules: [SIGNED_IN_LAYOUT, 'src/app/area-start-page.tsx'] },
+  { path: '/admin/devices', modules: [SIGNED_IN_LAYOUT, 'src/features/devices/devices-page.tsx'] },
   { path: '/physician/list', modules: [SIGNED_IN_LAYOUT, 'src/features/patients/patient-list-page.tsx'] },
   {
     path: '/physician/patient-card',

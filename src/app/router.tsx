@@ -115,6 +115,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
               return { Component: () => <AreaStartPage area="admin" /> };
             },
           },
+          {
+            path: paths.admin.devices.path,
+            lazy: page(['devices'], () => import('@/features/devices/devices-page'), (m) => m.DevicesPage),
+          },
         ],
       },
       {

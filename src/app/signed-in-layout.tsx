@@ -21,8 +21,11 @@ import { useRoleLabel } from '@/lib/use-role-label';
 import { MAIN_ID } from '@/components/skip-link';
 
 /** The sections of each area that exist so far (issue 4: navigation shows only what exists). */
-const AREA_LINKS: Record<Area, { to: string; label: 'areas.admin' | 'areas.physician' }[]> = {
-  admin: [{ to: paths.admin.root.getHref(), label: 'areas.admin' }],
+const AREA_LINKS: Record<Area, { to: string; label: 'areas.admin' | 'areas.physician' | 'areas.devices' }[]> = {
+  admin: [
+    { to: paths.admin.root.getHref(), label: 'areas.admin' },
+    { to: paths.admin.devices.getHref(), label: 'areas.devices' },
+  ],
   physician: [{ to: paths.physician.list.getHref(), label: 'areas.physician' }],
 };
 

@@ -32,6 +32,7 @@ export type Catalogues = {
   patientCard: typeof import('../../locales/en/patientCard.json');
   examUpload: typeof import('../../locales/en/examUpload.json');
   planning: typeof import('../../locales/en/planning.json');
+  devices: typeof import('../../locales/en/devices.json');
 };
 export type Namespace = keyof Catalogues;
 

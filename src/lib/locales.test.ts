@@ -45,6 +45,10 @@ const SAME_IN_BOTH = new Set([
   'planning:hotkeys.list.tab.keys',
   'planning:hotkeys.list.fit.keys',
   'planning:hotkeys.list.redFree.keys',
+  'devices:filters.online', // "Online" and "Offline" are German too
+  'devices:filters.offline',
+  'devices:status.online',
+  'devices:status.offline',
 ]);
 
 /** The files of `folder` (e.g. "en/" or "de/legal/") among `found`, by name. */

@@ -11,6 +11,7 @@ import dePatientCard from '../../locales/de/patientCard.json' with { type: 'json
 import dePatientList from '../../locales/de/patientList.json' with { type: 'json' };
 import dePatients from '../../locales/de/patients.json' with { type: 'json' };
 import dePlanning from '../../locales/de/planning.json' with { type: 'json' };
+import deDevices from '../../locales/de/devices.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
 import enApi from '../../locales/en/api.json' with { type: 'json' };
 import enAuth from '../../locales/en/auth.json' with { type: 'json' };
@@ -23,6 +24,7 @@ import enPatientCard from '../../locales/en/patientCard.json' with { type: 'json
 import enPatientList from '../../locales/en/patientList.json' with { type: 'json' };
 import enPatients from '../../locales/en/patients.json' with { type: 'json' };
 import enPlanning from '../../locales/en/planning.json' with { type: 'json' };
+import enDevices from '../../locales/en/devices.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
 import type { Language } from '../../generated/model/language';
 
@@ -39,6 +41,7 @@ const en = {
   patientCard: enPatientCard,
   examUpload: enExamUpload,
   planning: enPlanning,
+  devices: enDevices,
   // The exam file's faults as the server words them (src/domain/npt).
   npt: enNpt,
 };
@@ -55,6 +58,7 @@ const de: Texts = {
   patientCard: dePatientCard,
   examUpload: deExamUpload,
   planning: dePlanning,
+  devices: deDevices,
   npt: deNpt,
 };
 
