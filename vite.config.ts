@@ -38,7 +38,7 @@ export default defineConfig(({ mode }) => {
   return {
     // On the mock (`npm run dev:mock`), treatment images come from mocks/mock-images.ts instead of Prism, and
     // mocks/mock-examples.ts asks Prism for the example that belongs to the id in the path.
-    plugins: stripPrefix ? [react(), mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml')] : [react()],
+    plugins: stripPrefix ? [react(), mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml', env.MACULA_MOCK_PROFILE || undefined)] : [react()],
     resolve: { alias: aliases },
     server: {
       host: '127.0.0.1',

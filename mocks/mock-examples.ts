@@ -73,13 +73,19 @@ function readRoutes(contractFile: string, warn: (message: string) => void): Exam
   }
 }
 
-export function mockExamples(contractFile: string): Plugin {
+/**
+ * `profileExample`: the name of the getProfile example the SPA signs in as (MACULA_MOCK_PROFILE, e.g. itAdmin
+ * for the /admin screens); Prism's first example, the physician, when unset.
+ */
+export function mockExamples(contractFile: string, profileExample?: string): Plugin {
   let routes: ExampleRoute[] | undefined;
   return {
     name: 'macula-mock-examples',
     configureServer(server) {
       server.middlewares.use((request, _response, next) => {
-        if (request.method === 'GET' && request.url?.startsWith('/api/') && !request.headers.prefer) {
+        if (profileExample && request.method === 'GET' && request.url?.startsWith('/api/user/profile') && !request.headers.prefer) {
+          request.headers.prefer = `example=${profileExample}`;
+        } else if (request.method === 'GET' && request.url?.startsWith('/api/') && !request.headers.prefer) {
           routes ??= readRoutes(contractFile, (message) => server.config.logger.warn(message));
           const name = exampleFor(routes, request.url);
           if (name) request.headers.prefer = `example=${name}`;
