@@ -1,7 +1,7 @@
 import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSaveFinalAdjustments } from '@generated/hooks/planning/planning';
+import { useListTreatmentAudit, useSaveFinalAdjustments } from '@generated/hooks/planning/planning';
 import { useConfirmTreatment } from '@generated/hooks/treatments/treatments';
 import { LaserMode } from '@generated/model/laserMode';
 import { DEFAULT_POWER_LIMITS, POWER_STEP_MW, withinPowerLimits } from '@/domain/planning/brightness';
@@ -56,6 +56,10 @@ export function SignOffStep({ treatment, image, editable, role, children }: Step
   const { saved, failed } = useStepSave(treatment);
   const adjust = useSaveFinalAdjustments();
   const signOff = useConfirmTreatment();
+  // A plan back at sign-off because packing its parameter set failed says so (the audit trail's last entry).
+  const audit = useListTreatmentAudit(treatment.id, { query: { meta: { persist: false }, staleTime: 0 } });
+  const lastChange = audit.data?.data.at(-1);
+  const packingFailed = lastChange?.action === 'packing_failed' && lastChange.revision === plan.revision ? lastChange : null;
 
   const disabledSet = useMemo(() => new Set(draft.disabled), [draft.disabled]);
   const spots = useMemo(() => poweredSpots(plan.spots, plan.brightness, draft.laserDose, disabledSet), [plan.spots, plan.brightness, draft.laserDose, disabledSet]);
@@ -169,6 +173,12 @@ export function SignOffStep({ treatment, image, editable, role, children }: Step
         }
       >
         {children}
+        {packingFailed && (
+          <Callout intent="danger" compact className="mp-step-callout" title={t('signOff.packingFailed')}>
+            <p>{packingFailed.summary}</p>
+            <p>{t('signOff.packingFailedHelp')}</p>
+          </Callout>
+        )}
         <div className="mp-field-row">
           <NumberField
             label={t('signOff.laserDose')}
