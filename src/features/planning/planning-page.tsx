@@ -116,7 +116,7 @@ function Problem({ title, text, action }: { title: string; text: string; action?
   );
 }
 
-/** Notices above a step: the lock, the signature, a change by another physician. */
+/** Notices above a step: the lock with who reported what, or the signature that closed the plan. */
 function Notices({ treatment }: { treatment: Treatment }) {
   const { t, i18n } = useTranslation('planning');
   const reason = readOnlyReason(treatment);
