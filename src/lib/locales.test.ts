@@ -45,6 +45,7 @@ const SAME_IN_BOTH = new Set([
   'planning:hotkeys.list.tab.keys',
   'planning:hotkeys.list.fit.keys',
   'planning:hotkeys.list.redFree.keys',
+  'planning:history.system', // "System" is German too
   'devices:filters.online', // "Online" and "Offline" are German too
   'devices:filters.offline',
   'devices:status.online',

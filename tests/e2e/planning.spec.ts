@@ -173,6 +173,15 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   // The spot removed by keyboard is not in the file (its position as the cursor named it, µm rounded).
   expect(plan.spots.some((s) => Math.round(s.xUm) === removedX && Math.round(s.yUm) === removedY)).toBe(false);
   await expect(page.getByText(download.suggestedFilename())).toBeVisible();
+
+  // The change history: every step of this plan, newest first, the sign-off with the physician's name.
+  await page.getByRole('button', { name: p.history.open }).click();
+  const history = page.getByRole('dialog', { name: p.history.title });
+  const entries = history.getByRole('listitem');
+  await expect(entries.first()).toContainText(texts.api['plan.audit.parameter_set_packed'].split('{{')[0].trim());
+  await expect(history).toContainText(`${physician.firstName} ${physician.lastName}`);
+  expect(await entries.count()).toBeGreaterThanOrEqual(6);
+  await expectNoAxeViolations(page);
 });
 
 test('a nurse prepares the plan but stops at sign-off; a physician’s change marks it Modified', async ({ page, staff, texts, playwright }) => {

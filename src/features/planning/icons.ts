@@ -1,5 +1,6 @@
 import download from '@blueprintjs/icons/lib/esm/generated/16px/paths/download';
 import endorsed from '@blueprintjs/icons/lib/esm/generated/16px/paths/endorsed';
+import history from '@blueprintjs/icons/lib/esm/generated/16px/paths/history';
 import key from '@blueprintjs/icons/lib/esm/generated/16px/paths/key';
 import redo from '@blueprintjs/icons/lib/esm/generated/16px/paths/redo';
 import undo from '@blueprintjs/icons/lib/esm/generated/16px/paths/undo';
@@ -12,6 +13,7 @@ import { bundleIcons } from '@/lib/blueprint-icons';
 export const ICONS = {
   download,
   endorsed,
+  history,
   key,
   redo,
   undo,

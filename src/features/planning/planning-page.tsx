@@ -10,6 +10,7 @@ import { ApiError } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { useSignedInProfile } from '@/lib/signed-in-profile';
 import { BrightnessStep } from './brightness-step';
+import { ChangeHistory } from './change-history';
 import { ExclusionZonesStep } from './exclusion-zones-step';
 import { MaculaGridStep } from './macula-grid-step';
 import { ParameterSetStep } from './parameter-set-step';
@@ -209,6 +210,7 @@ export function PlanningPage() {
               {t('modified', { name: treatment.modified.by.name, date: formatDateTime(treatment.modified.at, i18n.language) })}
             </Tag>
           )}
+          {current > 0 && <ChangeHistory treatmentId={treatment.id} />}
           <Button icon="key" variant="minimal" onClick={() => setHelp(true)}>
             {t('hotkeys.open')}
           </Button>
