@@ -53,6 +53,9 @@ test('report an issue: the session locks, says why, and its deletion is refused 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Otto ${tag}`);
   const session = sessions(page).first();
   await expect(session).toContainText(texts.patients.planStatus.planning, { timeout: 30_000 });
+  // The session's details (thumbnail, laser settings) arrive a poll later and push its buttons down: a click
+  // while they move can press one button and release beside it.
+  await expect(session.getByRole('img', { name: fill(card.session.imageAlt, { number: 1 }) })).toBeVisible({ timeout: 10_000 });
   // No parameter set while the session is planned, and the card says why.
   const download = session.getByRole('button', { name: card.download.label });
   await expect(download).toBeDisabled();
