@@ -1,7 +1,7 @@
 // npm run bench:planner — how smooth the planning canvas is: the frame time while the macula grid (≈ 2,000 spots)
 // is dragged across the screen in Debian's Chromium.
 //
-// A reference server of its own (port 8096, demo clinic, the SPA as `npm run build` makes it) plans a demo
+// A reference server of its own (a free port, demo clinic, the SPA as `npm run build` makes it) plans a demo
 // session through the API up to the grid, with the spacing that gives the closest to TARGET_SPOTS spots. The
 // page opens step 2 zoomed in, and the mouse drags the image (and with it the grid) in circles. Two figures:
 // - frame time: the main thread's work per frame that moved: handling the pointer moves (the canvas takes the
@@ -10,7 +10,6 @@
 // - pointer to pixels: from the pointer move to its frame's canvas drawn (includes the wait for the frame);
 // - frame interval: the time between animation frames during the drag (16.7 ms at 60 Hz when none is dropped).
 // Chromium runs with --disable-gpu, as in CI: the canvas is drawn by the CPU.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,10 +18,8 @@ import { chromium } from '@playwright/test';
 import type { Treatment } from '../generated/model/treatment';
 import { retinaFrame } from '../src/domain/planning/frames';
 import { gridSurroundings, layOutGrid, type GridSettings } from '../src/domain/planning/macula-grid';
+import { spawnServer, stopServer, until } from '../tests/server/server-process';
 
-const root = path.resolve(import.meta.dirname, '..');
-const PORT = 8096;
-const ORIGIN = `http://127.0.0.1:${PORT}`;
 const PHYSICIAN = { email: 'physician@clinic.example', password: 'Demo-Clinic-2026!' };
 const TARGET_SPOTS = 2000;
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
@@ -34,20 +31,8 @@ const RUNS = Math.max(1, Number(values.runs) || 3);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-async function startServer() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'macula-planner-bench-'));
-  const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'server/main.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: '', LOG_LEVEL: 'warn', PUBLIC_URL: ORIGIN },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let waited = 0; waited < 90_000; waited += 250) {
-    if (await fetch(`${ORIGIN}/sign-in`).then((r) => r.ok, () => false)) return { server, dataDir };
-    await sleep(250);
-  }
-  server.kill('SIGKILL');
-  throw new Error(`the reference server did not answer on ${ORIGIN} within 90 s`);
-}
+/** The reference server as `npm start` runs it, with the demo clinic, on a free port; set by main. */
+let ORIGIN = '';
 
 async function api<T>(token: string, method: string, url: string, body?: unknown): Promise<T> {
   const answer = await fetch(`${ORIGIN}/api${url}`, {
@@ -63,13 +48,10 @@ async function api<T>(token: string, method: string, url: string, body?: unknown
 async function sessionWithGrid(token: string): Promise<{ id: string; spots: number; settings: GridSettings }> {
   const patients = await api<{ id: string }[]>(token, 'GET', '/patients?search=Schneider');
   const sessions = await api<{ id: string }[]>(token, 'GET', `/patients/${patients[0].id}/treatments`);
-  let treatment: Treatment | undefined;
-  for (let waited = 0; waited < 60_000; waited += 500) {
-    treatment = await api<Treatment>(token, 'GET', `/treatments/${sessions[0].id}`);
-    if (treatment.planStatus === 'planning') break;
-    await sleep(500);
-  }
-  if (treatment?.planStatus !== 'planning') throw new Error('the demo session was not processed within 60 s');
+  const treatment = await until('the demo session to be processed', async () => {
+    const read = await api<Treatment>(token, 'GET', `/treatments/${sessions[0].id}`);
+    return read.planStatus === 'planning' ? read : null;
+  });
   const zones = treatment.plan.exclusionZones!;
   const shape = (zone: typeof zones.faz) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
   const plan = await api<Treatment['plan']>(token, 'POST', `/treatments/${treatment.id}/plan/exclusion-zones`, {
@@ -203,7 +185,10 @@ async function dragOnce(token: string, treatmentId: string): Promise<DragFigures
 }
 
 async function main() {
-  const { server, dataDir } = await startServer();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'macula-planner-bench-'));
+  // The demo clinic is seeded outside production.
+  const server = await spawnServer(dataDir, { NODE_ENV: '', LOG_LEVEL: 'warn' }, 90_000);
+  ORIGIN = server.url;
   try {
     const signIn = await fetch(`${ORIGIN}/api/sign-in`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(PHYSICIAN) });
     const token = ((await signIn.json()) as { data: { token: string } }).data.token;
@@ -227,8 +212,7 @@ async function main() {
     const median = [...p95s].sort((a, b) => a - b)[Math.floor(p95s.length / 2)];
     console.log(`frame time p95, median of ${RUNS} runs: ${median.toFixed(1)} ms (target ≤ 16 ms)`);
   } finally {
-    server.kill('SIGTERM');
-    await sleep(500);
+    await stopServer(server);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

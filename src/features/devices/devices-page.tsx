@@ -129,8 +129,8 @@ export function DevicesPage() {
         </HTMLTable>
       </div>
       {meta && meta.total > 0 && (
-        <div className="mp-devices-paging">
-          <p className="mp-devices-range" aria-live="polite">
+        <div className="mp-list-paging">
+          <p className="mp-list-range" aria-live="polite">
             {t('range', { first, last, total: meta.total })}
           </p>
           {meta.lastPage > 1 && (

@@ -1,9 +1,6 @@
 import type { ListPatientTreatmentsParams } from '@generated/model/listPatientTreatmentsParams';
 import { PlanStatus } from '@generated/model/planStatus';
 
-/** Patient ids are UUIDs: anything else in the link is a card that cannot exist (no request is sent). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isPatientId = (value: string): boolean => UUID.test(value);
 
 /**
  * A patient has few sessions; the card shows them all (the contract's largest page). Page and loader ask with

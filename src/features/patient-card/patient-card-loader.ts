@@ -3,7 +3,8 @@ import type { LoaderFunctionArgs } from 'react-router-dom';
 import { getGetPatientQueryOptions, getListPatientTreatmentsQueryOptions } from '@generated/hooks/patients/patients';
 import { getGetTreatmentQueryOptions } from '@generated/hooks/treatments/treatments';
 import { getToken } from '@/lib/auth-storage';
-import { isPatientId, SESSION_LIST_PARAMS } from './card-queries';
+import { isUuid } from '@/lib/uuid';
+import { SESSION_LIST_PARAMS } from './card-queries';
 
 /**
  * Route loader of /physician/patient-card: asks for the patient and their sessions as soon as the route's code
@@ -15,7 +16,7 @@ import { isPatientId, SESSION_LIST_PARAMS } from './card-queries';
 export function patientCardLoader(queryClient: QueryClient) {
   return ({ request }: LoaderFunctionArgs): null => {
     const patientId = new URL(request.url).searchParams.get('patientId') ?? '';
-    if (getToken() === null || !isPatientId(patientId)) return null;
+    if (getToken() === null || !isUuid(patientId)) return null;
     void queryClient.prefetchQuery(getGetPatientQueryOptions(patientId));
     void queryClient
       .fetchQuery(getListPatientTreatmentsQueryOptions(patientId, SESSION_LIST_PARAMS))

@@ -9,7 +9,8 @@ import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { rememberPatient } from '@/lib/recent-patients';
 import { useSignedInProfile } from '@/lib/signed-in-profile';
-import { isInProgress, isPatientId, SESSION_LIST_PARAMS } from './card-queries';
+import { isUuid } from '@/lib/uuid';
+import { isInProgress, SESSION_LIST_PARAMS } from './card-queries';
 import { GeneralInfo } from './general-info';
 import { PROCESSING_REFETCH_MS, SessionCard } from './session-card';
 import { SessionComparison } from './session-comparison';
@@ -74,7 +75,7 @@ export function PatientCardPage() {
   const failureMessage = useFailureMessage();
   const [params] = useSearchParams();
   const patientId = params.get('patientId') ?? '';
-  const validId = isPatientId(patientId);
+  const validId = isUuid(patientId);
   const sessionsTitleId = useId();
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'upload' | null>(null);
   const [picked, setPicked] = useState<string[] | null>(null);

@@ -6,7 +6,7 @@ import { DEFAULT_POWER_BOUNDS, POWER_BOUND_RANGES, type BrightnessModel } from '
 import { formatNumber } from '@/lib/format';
 import { FundusViewer } from './fundus-viewer';
 import { NumberField } from './number-field';
-import type { CanvasScene } from './plan-canvas';
+import { sceneOf } from './plan-canvas';
 import { factorHistogram, powerLegend, poweredSpots, type DrawnSpot } from './plan-scene';
 import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
@@ -57,18 +57,7 @@ export function BrightnessStep({ treatment, image, editable, resets, children }:
   const tried = useMemo(() => ({ ...model, ...draft }), [model, draft]);
   const spots = useMemo(() => poweredSpots(plan.spots, plan.brightness ? tried : null, treatment.laserDose ?? null), [plan.spots, plan.brightness, tried, treatment.laserDose]);
 
-  const scene: CanvasScene = {
-    zones: { faz: plan.exclusionZones!.faz, onh: plan.exclusionZones!.onh },
-    zonesEditable: false,
-    selectedZone: null,
-    disc: null,
-    fovea: plan.fovea,
-    ring: null,
-    spots,
-    spotRadiusPx: plan.gridSettings!.spotSizeUm / 2 / umPerPixel,
-    spotsClickable: false,
-    focusedSpot: null,
-  };
+  const scene = sceneOf({ zones: plan.exclusionZones, fovea: plan.fovea, spots, spotRadiusPx: plan.gridSettings!.spotSizeUm / 2 / umPerPixel });
   const confirm = () => {
     setFailure(null);
     save.mutate({ id: treatment.id, data: { revision: plan.revision, minFactor: draft.minFactor, maxFactor: draft.maxFactor } });
@@ -82,12 +71,6 @@ export function BrightnessStep({ treatment, image, editable, resets, children }:
         umPerPixel={umPerPixel}
         fovea={plan.fovea}
         scene={scene}
-        onZone={() => undefined}
-        onSelectZone={() => undefined}
-        onSpot={() => undefined}
-        handles={[]}
-        onHandleFocus={() => undefined}
-        onHandleKey={() => false}
       />
       <StepPanel
         title={t('steps.3')}

@@ -6,7 +6,7 @@ import { ONH_MARGIN_UM, zoneInRetina, zonesOverlap, type ZoneShape } from '@/dom
 import { retinaFrame } from '@/domain/planning/frames';
 import { FundusViewer, type CanvasHandle } from './fundus-viewer';
 import { NumberField } from './number-field';
-import { normaliseDegrees, type CanvasScene, type ZoneKind } from './plan-canvas';
+import { normaliseDegrees, sceneOf, type ZoneKind } from './plan-canvas';
 import { zoneShape, zonesInUm, type Zones } from './plan-scene';
 import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
@@ -51,18 +51,7 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
     else preview(next);
   };
 
-  const scene: CanvasScene = {
-    zones: draft,
-    zonesEditable: editable,
-    selectedZone: selected,
-    disc: plan.opticDisc,
-    fovea: draft.faz.center,
-    ring: null,
-    spots: [],
-    spotRadiusPx: 0,
-    spotsClickable: false,
-    focusedSpot: null,
-  };
+  const scene = sceneOf({ zones: draft, zonesEditable: editable, selectedZone: selected, disc: plan.opticDisc, fovea: draft.faz.center });
   const handles: CanvasHandle[] = [
     { id: 'faz', label: t('zones.fazHandle'), at: draft.faz.center, pressed: selected === 'faz' },
     { id: 'onh', label: t('zones.onhHandle'), at: draft.onh.center, pressed: selected === 'onh' },
@@ -103,7 +92,6 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
         scene={scene}
         onZone={(kind, shape, final) => set(kind, shape, final)}
         onSelectZone={setSelected}
-        onSpot={() => undefined}
         handles={editable ? handles : []}
         onHandleFocus={(id) => setSelected(id as ZoneKind)}
         onHandleKey={onHandleKey}

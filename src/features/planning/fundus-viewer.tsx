@@ -24,14 +24,15 @@ interface FundusViewerProps {
   /** The fovea, image pixels: the pointer's position is given in µm from it. */
   fovea: { x: number; y: number } | null;
   scene: CanvasScene;
-  onZone: CanvasCallbacks['onZone'];
-  onSelectZone: CanvasCallbacks['onSelectZone'];
-  onSpot: CanvasCallbacks['onSpot'];
-  handles: readonly CanvasHandle[];
-  onHandleFocus(id: string): void;
+  /** What the viewer's user may edit; a step that edits nothing on the image leaves these out. */
+  onZone?: CanvasCallbacks['onZone'];
+  onSelectZone?: CanvasCallbacks['onSelectZone'];
+  onSpot?: CanvasCallbacks['onSpot'];
+  handles?: readonly CanvasHandle[];
+  onHandleFocus?(id: string): void;
   onHandleBlur?(id: string): void;
   /** A key on a handle; return true when it was used. */
-  onHandleKey(id: string, event: KeyboardEvent<HTMLButtonElement>): boolean;
+  onHandleKey?(id: string, event: KeyboardEvent<HTMLButtonElement>): boolean;
   /** Drawn under the image (a legend, say). */
   footer?: ReactNode;
 }
@@ -39,6 +40,7 @@ interface FundusViewerProps {
 /** Screen pixels the arrow keys pan by (Shift: ten times). */
 const PAN_STEP_PX = 40;
 const NEUTRAL = { brightness: 1, contrast: 1 };
+const NO_HANDLES: readonly CanvasHandle[] = [];
 
 /**
  * The fundus viewer of the planning wizard: the display image with the plan's overlays (plan-canvas.ts), fit,
@@ -46,7 +48,7 @@ const NEUTRAL = { brightness: 1, contrast: 1 };
  * the pointer's position in µm from the fovea.
  */
 export function FundusViewer(props: FundusViewerProps) {
-  const { treatmentId, image, umPerPixel, scene, handles } = props;
+  const { treatmentId, image, umPerPixel, scene, handles = NO_HANDLES } = props;
   const { t, i18n } = useTranslation('planning');
   if (PROFILE) performance.mark('mp:render-start');
   const hostRef = useRef<HTMLDivElement>(null);
@@ -85,9 +87,9 @@ export function FundusViewer(props: FundusViewerProps) {
     const host = hostRef.current!;
     const canvas = new PlanCanvas(host, {
       onView: (next) => setView(next),
-      onZone: (...args) => latest.current.onZone(...args),
-      onSelectZone: (kind) => latest.current.onSelectZone(kind),
-      onSpot: (id) => latest.current.onSpot(id),
+      onZone: (...args) => latest.current.onZone?.(...args),
+      onSelectZone: (kind) => latest.current.onSelectZone?.(kind),
+      onSpot: (id) => latest.current.onSpot?.(id),
       onPointer: (point) => showPointer.current(point),
     });
     canvasRef.current = canvas;
@@ -205,11 +207,11 @@ export function FundusViewer(props: FundusViewerProps) {
             aria-label={handle.label}
             aria-pressed={handle.pressed}
             style={{ left: handle.at.x * screenScale + view.x, top: handle.at.y * screenScale + view.y }}
-            onFocus={() => props.onHandleFocus(handle.id)}
+            onFocus={() => props.onHandleFocus?.(handle.id)}
             onBlur={() => props.onHandleBlur?.(handle.id)}
             onKeyDown={(event) => {
               // A key the handle uses is its own; any other goes on to the viewer (zoom) and the page (undo).
-              if (props.onHandleKey(handle.id, event)) {
+              if (props.onHandleKey?.(handle.id, event)) {
                 event.preventDefault();
                 event.stopPropagation();
               }

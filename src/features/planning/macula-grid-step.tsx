@@ -8,8 +8,8 @@ import { MAX_SPOTS, type GridSettings } from '@/domain/planning/macula-grid';
 import { formatNumber } from '@/lib/format';
 import { FundusViewer } from './fundus-viewer';
 import { NumberField } from './number-field';
-import type { CanvasScene } from './plan-canvas';
-import { poweredSpots, previewGrid } from './plan-scene';
+import { sceneOf } from './plan-canvas';
+import { poweredSpots, previewGrid, toggledId } from './plan-scene';
 import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
 import { useSpotCursor } from './use-spot-cursor';
@@ -28,7 +28,6 @@ const RANGES = {
   outerRadiusUm: { min: 500, max: 6000, step: 50 },
 } as const;
 
-const toggled = (ids: readonly number[], id: number) => (ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id].sort((a, b) => a - b));
 
 /** Wizard step 2: the grid's settings with a live layout and count, single spots removed or restored, confirmed. */
 export function MaculaGridStep({ treatment, image, editable, resets, children }: StepProps) {
@@ -57,7 +56,7 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
   const treated = spots.filter((spot) => spot.enabled).length;
   const removed = spots.length - treated;
 
-  const toggle = (id: number) => editable && update((before) => ({ ...before, disabled: toggled(before.disabled, id) }));
+  const toggle = (id: number) => editable && update((before) => ({ ...before, disabled: toggledId(before.disabled, id) }));
   const cursor = useSpotCursor(spots, toggle, editable);
   const setting = <K extends keyof GridSettings>(name: K, value: GridSettings[K]) =>
     // Removed spots of the old layout that the new one lacks are forgotten on save (the server refuses unknown ids).
@@ -72,18 +71,15 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
     });
   };
 
-  const scene: CanvasScene = {
-    zones: { faz: plan.exclusionZones!.faz, onh: plan.exclusionZones!.onh },
-    zonesEditable: false,
-    selectedZone: null,
-    disc: null,
+  const scene = sceneOf({
+    zones: plan.exclusionZones,
     fovea: plan.fovea,
     ring: { innerPx: draft.settings.innerRadiusUm / umPerPixel, outerPx: draft.settings.outerRadiusUm / umPerPixel },
     spots,
     spotRadiusPx: draft.settings.spotSizeUm / 2 / umPerPixel,
     spotsClickable: editable,
     focusedSpot: cursor.focusedSpot,
-  };
+  });
   const number = (value: number) => formatNumber(value, i18n.language);
 
   return (
@@ -94,13 +90,7 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
         umPerPixel={umPerPixel}
         fovea={plan.fovea}
         scene={scene}
-        onZone={() => undefined}
-        onSelectZone={() => undefined}
-        onSpot={cursor.clicked}
-        handles={cursor.handle ? [cursor.handle] : []}
-        onHandleFocus={cursor.onFocus}
-        onHandleBlur={cursor.onBlur}
-        onHandleKey={(_id, event) => cursor.onKey(event)}
+        {...cursor.viewerProps}
       />
       <StepPanel
         title={t('steps.2')}

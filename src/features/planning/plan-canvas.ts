@@ -58,6 +58,9 @@ export const EMPTY_SCENE: CanvasScene = {
   focusedSpot: null,
 };
 
+/** A scene with only what a step shows; the rest as in EMPTY_SCENE. */
+export const sceneOf = (parts: Partial<CanvasScene>): CanvasScene => ({ ...EMPTY_SCENE, ...parts });
+
 const ZONE_STYLE: Record<ZoneKind, { stroke: string; fill: string }> = {
   faz: { stroke: '#ff5c5c', fill: 'rgba(255, 92, 92, 0.18)' },
   onh: { stroke: '#ffb020', fill: 'rgba(255, 176, 32, 0.18)' },

@@ -5,16 +5,10 @@
 import { powerFactor, spotPowerMw, type BrightnessModel } from '@/domain/planning/brightness';
 import { gridSurroundings, layOutGrid, TooManySpotsError, type GridSettings, type GridSpot, type ImagedField } from '@/domain/planning/macula-grid';
 import { zoneOf, type ExclusionZone, type ZoneShape } from '@/domain/planning/exclusion-zones';
-import { retinaFrame, type RetinaFrame } from '@/domain/planning/frames';
+import type { RetinaFrame } from '@/domain/planning/frames';
 
-/** A spot as drawn: image pixels, and the colour class of its power factor (or -1 for no colour). */
-export interface DrawnSpot {
-  id: number;
-  x: number;
-  y: number;
-  xUm: number;
-  yUm: number;
-  enabled: boolean;
+/** A spot as drawn: the grid's spot, and the colour class of its power factor (or -1 for no colour). */
+export interface DrawnSpot extends GridSpot {
   /** Index into POWER_COLOURS, or -1 before the brightness step. */
   colour: number;
   powerFactor: number | null;
@@ -55,7 +49,8 @@ export function previewGrid(
   }
 }
 
-export const frameOf = (fovea: { x: number; y: number }, umPerPixel: number) => retinaFrame(fovea, umPerPixel);
+/** The ids with `id` removed if present, else added (kept sorted): a spot removed or restored. */
+export const toggledId = (ids: readonly number[], id: number) => (ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id].sort((a, b) => a - b));
 
 /**
  * Power colours, darkest-fundus (least power) to brightest (most power): the viridis ramp, readable for the
@@ -77,16 +72,7 @@ export function powerLegend(model: Pick<BrightnessModel, 'minFactor' | 'maxFacto
   return POWER_COLOURS.map((colour, k) => ({ colour, from: model.minFactor + k * step, to: model.minFactor + (k + 1) * step }));
 }
 
-interface BrightnessSpot {
-  id: number;
-  x: number;
-  y: number;
-  xUm: number;
-  yUm: number;
-  enabled: boolean;
-  brightness?: number | null;
-  powerFactor?: number | null;
-}
+type BrightnessSpot = GridSpot & { brightness?: number | null; powerFactor?: number | null };
 
 /**
  * The spots with factors and powers for bounds the user is trying: the model's median stays (it depends on

@@ -9,6 +9,7 @@ import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { useSignedInProfile } from '@/lib/signed-in-profile';
+import { isUuid } from '@/lib/uuid';
 import { BrightnessStep } from './brightness-step';
 import { ChangeHistory } from './change-history';
 import { ExclusionZonesStep } from './exclusion-zones-step';
@@ -23,7 +24,6 @@ import './planning.css';
 
 /** While processing or packing runs, the session is read again this often (realtime replaces this later). */
 export const PLANNING_REFETCH_MS = 2000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const HOTKEYS = ['help', 'undo', 'redo', 'tab', 'arrows', 'shiftArrows', 'space', 'zoom', 'fit', 'pan', 'redFree'] as const;
 
@@ -145,7 +145,7 @@ export function PlanningPage() {
   const failureMessage = useFailureMessage();
   const [params] = useSearchParams();
   const treatmentId = params.get('treatmentId') ?? '';
-  const validId = UUID.test(treatmentId);
+  const validId = isUuid(treatmentId);
   const [help, setHelp] = useState(false);
   useHelpKey(setHelp);
 

@@ -10,8 +10,8 @@ import { formatNumber } from '@/lib/format';
 import { PowerLegend } from './brightness-step';
 import { FundusViewer } from './fundus-viewer';
 import { NumberField } from './number-field';
-import type { CanvasScene } from './plan-canvas';
-import { poweredSpots, totalEnergyMj } from './plan-scene';
+import { sceneOf } from './plan-canvas';
+import { poweredSpots, toggledId, totalEnergyMj } from './plan-scene';
 import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
 import { useSpotCursor } from './use-spot-cursor';
@@ -27,7 +27,6 @@ interface Adjustments {
 const PULSE_RANGE = { min: 0.1, max: 1000 };
 
 const sameIds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, k) => id === b[k]);
-const toggled = (ids: readonly number[], id: number) => (ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id].sort((a, b) => a - b));
 
 /**
  * Wizard step 4: laser dose, pulse and mode within the device's limits, spots removed or restored, the plan's
@@ -69,7 +68,7 @@ export function SignOffStep({ treatment, image, editable, role, children }: Step
   const energy = totalEnergyMj(spots, draft.pulseDurationMs);
   const changed =
     draft.laserDose !== initial.laserDose || draft.pulseDurationMs !== initial.pulseDurationMs || draft.laserMode !== initial.laserMode || !sameIds(draft.disabled, initial.disabled);
-  const cursor = useSpotCursor(spots, (id) => editable && update((before) => ({ ...before, disabled: toggled(before.disabled, id) })), editable);
+  const cursor = useSpotCursor(spots, (id) => editable && update((before) => ({ ...before, disabled: toggledId(before.disabled, id) })), editable);
   const isPhysician = role === 'clinic_physicians';
   const number = (value: number, digits = 0) => formatNumber(value, i18n.language, digits);
 
@@ -114,18 +113,14 @@ export function SignOffStep({ treatment, image, editable, role, children }: Step
     }
   };
 
-  const scene: CanvasScene = {
-    zones: { faz: plan.exclusionZones!.faz, onh: plan.exclusionZones!.onh },
-    zonesEditable: false,
-    selectedZone: null,
-    disc: null,
+  const scene = sceneOf({
+    zones: plan.exclusionZones,
     fovea: plan.fovea,
-    ring: null,
     spots,
     spotRadiusPx: plan.gridSettings!.spotSizeUm / 2 / umPerPixel,
     spotsClickable: editable,
     focusedSpot: cursor.focusedSpot,
-  };
+  });
   const zones = plan.exclusionZones!;
   const summary: [string, string][] = [
     [t('summary.spots'), t('summary.spotsValue', { treated: number(treated.length), removed: number(spots.length - treated.length) })],
@@ -147,13 +142,7 @@ export function SignOffStep({ treatment, image, editable, role, children }: Step
         umPerPixel={umPerPixel}
         fovea={plan.fovea}
         scene={scene}
-        onZone={() => undefined}
-        onSelectZone={() => undefined}
-        onSpot={cursor.clicked}
-        handles={cursor.handle ? [cursor.handle] : []}
-        onHandleFocus={cursor.onFocus}
-        onHandleBlur={cursor.onBlur}
-        onHandleKey={(_id, event) => cursor.onKey(event)}
+        {...cursor.viewerProps}
         footer={plan.brightness && <PowerLegend spots={spots} model={plan.brightness} />}
       />
       <StepPanel

@@ -47,18 +47,21 @@ export function useSpotCursor(spots: readonly DrawnSpot[], toggle: (id: number) 
     return false;
   };
   return {
-    handle,
     focusedSpot: focused ? (current?.id ?? centralSpot(spots)) : null,
-    onKey,
-    onFocus: () => {
-      setFocused(true);
-      if (current === null) setCursor(centralSpot(spots));
-    },
-    onBlur: () => setFocused(false),
-    /** A click on a spot also moves the cursor there. */
-    clicked: (id: number) => {
-      setCursor(id);
-      toggle(id);
+    /** What the fundus viewer needs for the cursor: its handle, its keys, and a click on a spot. */
+    viewerProps: {
+      handles: handle ? [handle] : [],
+      onHandleKey: (_id: string, event: KeyboardEvent<HTMLButtonElement>) => onKey(event),
+      onHandleFocus: () => {
+        setFocused(true);
+        if (current === null) setCursor(centralSpot(spots));
+      },
+      onHandleBlur: () => setFocused(false),
+      // A click on a spot also moves the cursor there.
+      onSpot: (id: number) => {
+        setCursor(id);
+        toggle(id);
+      },
     },
   };
 }
