@@ -178,8 +178,15 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
   const titleId = useId();
   const [dialog, setDialog] = useState<'delete' | 'report' | 'description' | null>(null);
   const processing = isInProgress(session.planStatus);
+  // Read again while the list or the details themselves say processing: the list can see the end first, and
+  // the details (images, laser settings) must not stay at their processing state.
   const { data: full } = useGetTreatment(session.id, {
-    query: { refetchInterval: processing ? PROCESSING_REFETCH_MS : false },
+    query: {
+      refetchInterval: (query) => {
+        const details = query.state.data?.data;
+        return processing || (details !== undefined && isInProgress(details.planStatus)) ? PROCESSING_REFETCH_MS : false;
+      },
+    },
   });
   const treatment = full?.data;
   const remove = useDeleteTreatment({
