@@ -28,9 +28,11 @@ perPage?: PerPageParameter;
  */
 search?: SearchParameter;
 /**
- * Only users with this role (canonical or singular spelling).
+ * Only users with one of these roles (canonical or singular spelling); repeat the parameter for several, e.g. `role=clinic_physicians&role=clinic_nurses` for the clinical staff.
+ * @minItems 1
+ * @maxItems 9
  */
-role?: RoleFilter;
+role?: RoleFilter[];
 /**
  * Only users with this status.
  */

@@ -1,7 +1,10 @@
 // The clinic's security settings (password strength, renewal, idle logout), forced password resets and
 // the devices list (IT admins). Everything is scoped to the caller's clinic.
 import type { FastifyRequest } from 'fastify';
+import type { BillingUsage } from '../../generated/model/billingUsage';
+import type { BillingUsageRow } from '../../generated/model/billingUsageRow';
 import type { Device } from '../../generated/model/device';
+import type { GetBillingUsageParams } from '../../generated/model/getBillingUsageParams';
 import type { ForceResetPassword } from '../../generated/model/forceResetPassword';
 import type { ListDevicesParams } from '../../generated/model/listDevicesParams';
 import type { SecuritySettings } from '../../generated/model/securitySettings';
@@ -13,6 +16,7 @@ import { done, success } from '../http/handler';
 import { translate } from '../i18n';
 import { audit } from '../services/audit';
 import { containsPattern, pageMeta } from '../db/listing';
+import { sql } from 'kysely';
 import { endUserSessions } from '../services/sessions';
 
 function caller(request: FastifyRequest) {
@@ -78,6 +82,68 @@ function toDevice(row: DeviceRow): Device {
     online,
     lastSeenAt: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
   };
+}
+
+/** The longest billing range one request may ask for. */
+const BILLING_MAX_MONTHS = 36;
+
+/** `YYYY-MM` → the month's index since year 0 (the contract's pattern has checked the form). */
+const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+const monthStart = (index: number) => new Date(Date.UTC(Math.floor(index / 12), index % 12, 1));
+
+/**
+ * Usage per month (UTC) and laser system: exams uploaded are the clinic's sessions by their creation,
+ * plans signed off and parameter sets produced are the plan changes `signed_off` and `parameter_set_packed`
+ * (a plan signed off again after a failed packing counts twice: the physician did sign it twice).
+ */
+async function billingUsage(db: Database, clinicId: string, from: string, to: string): Promise<BillingUsage> {
+  const start = monthStart(monthIndex(from));
+  const end = monthStart(monthIndex(to) + 1);
+  const month = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM')`;
+  const exams = await db
+    .selectFrom('treatments as t')
+    .select([month('t.created_at').as('month'), 't.device_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('t.clinic_id', '=', clinicId)
+    .where('t.created_at', '>=', start)
+    .where('t.created_at', '<', end)
+    .groupBy([sql`1`, 't.device_id'])
+    .execute();
+  const changes = await db
+    .selectFrom('plan_changes as c')
+    .innerJoin('treatments as t', 't.id', 'c.treatment_id')
+    .select([month('c.at').as('month'), 't.device_id', 'c.action', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('t.clinic_id', '=', clinicId)
+    .where('c.action', 'in', ['signed_off', 'parameter_set_packed'])
+    .where('c.at', '>=', start)
+    .where('c.at', '<', end)
+    .groupBy([sql`1`, 't.device_id', 'c.action'])
+    .execute();
+
+  const rows = new Map<string, BillingUsageRow>();
+  const rowOf = (m: string, deviceId: string | null) => {
+    const key = `${m}\u0000${deviceId ?? ''}`;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { month: m, deviceId, examsUploaded: 0, plansSignedOff: 0, parameterSetsProduced: 0 }));
+    return row;
+  };
+  for (const e of exams) rowOf(e.month, e.device_id).examsUploaded += Number(e.n);
+  for (const c of changes) {
+    const row = rowOf(c.month, c.device_id);
+    if (c.action === 'signed_off') row.plansSignedOff += Number(c.n);
+    else row.parameterSetsProduced += Number(c.n);
+  }
+  const sorted = [...rows.values()].sort(
+    (a, b) =>
+      a.month.localeCompare(b.month) ||
+      (a.deviceId === b.deviceId ? 0 : a.deviceId === null ? 1 : b.deviceId === null ? -1 : a.deviceId.localeCompare(b.deviceId)),
+  );
+  const totals = { examsUploaded: 0, plansSignedOff: 0, parameterSetsProduced: 0 };
+  for (const row of sorted) {
+    totals.examsUploaded += row.examsUploaded;
+    totals.plansSignedOff += row.plansSignedOff;
+    totals.parameterSetsProduced += row.parameterSetsProduced;
+  }
+  return { from, to, rows: sorted, totals };
 }
 
 export function clinicHandlers(ctx: AppContext): Handlers {
@@ -221,5 +287,14 @@ export function clinicHandlers(ctx: AppContext): Handlers {
     return { status: 'Success', data: rows.map(toDevice), meta: pageMeta({ page, perPage }, Number(total)) };
   };
 
-  return { getClinicSettings, updateClinicSettings, forceResetPassword, stopRenewPassword, listDevices };
+  const getBillingUsage: Handler<{ Querystring: GetBillingUsageParams }> = async (request) => {
+    const auth = caller(request);
+    const { from, to } = request.query;
+    const span = monthIndex(to) - monthIndex(from) + 1;
+    if (span < 1) throw invalid({ to: ['billing.range_reversed'] });
+    if (span > BILLING_MAX_MONTHS) throw invalid({ to: ['billing.range_too_long'] });
+    return success(await billingUsage(db, auth.clinicId, from, to));
+  };
+
+  return { getClinicSettings, updateClinicSettings, forceResetPassword, stopRenewPassword, listDevices, getBillingUsage };
 }

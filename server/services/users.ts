@@ -106,7 +106,7 @@ export interface StaffListQuery {
   page: number;
   perPage: number;
   search?: string;
-  role?: string;
+  role?: string[];
   status?: string;
   inviteStatus?: string;
   sort?: UserSort;
@@ -130,7 +130,7 @@ export async function listStaff(db: Database, q: StaffListQuery): Promise<{ rows
       ]),
     );
   }
-  if (q.role) query = query.where('u.role', '=', canonicalRole(q.role));
+  if (q.role?.length) query = query.where('u.role', 'in', q.role.map(canonicalRole));
   query = q.status ? query.where('u.status', '=', q.status) : query.where('u.status', 'not in', HIDDEN_STATUSES);
   if (q.inviteStatus) query = query.where('u.invite_status', '=', q.inviteStatus);
 

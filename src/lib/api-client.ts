@@ -116,6 +116,8 @@ function unauthorizedOutcome(config: InternalAxiosRequestConfig | undefined): { 
 export const apiInstance = axios.create({
   // Uploads of exam files on slow clinic connections can take minutes: never time out.
   timeout: 0,
+  // Repeated parameters as the contract describes them (style form, explode): role=a&role=b, not role[]=a.
+  paramsSerializer: { indexes: null },
   headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 });
 

@@ -105,7 +105,7 @@ describe('each tag answers through the generated fetchers', () => {
 
   it('users: listUsers', async () => {
     setToken('mock-token', true);
-    const answer = listUsersResponse.parse(await listUsers({ page: 1, perPage: 20, role: 'nurse' }));
+    const answer = listUsersResponse.parse(await listUsers({ page: 1, perPage: 20, role: ['nurse', 'clinic_physicians'] }));
     expect(answer.meta.page).toBe(1);
     expect(answer.data.length).toBeGreaterThan(0);
   });

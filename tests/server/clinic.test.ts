@@ -279,3 +279,99 @@ describe('listDevices', () => {
     expect(answer.body.meta).toEqual({ page: 2, perPage: 2, total: 3, lastPage: 2 });
   });
 });
+
+describe('getBillingUsage', () => {
+  interface Usage {
+    data: {
+      from: string;
+      to: string;
+      rows: { month: string; deviceId: string | null; examsUploaded: number; plansSignedOff: number; parameterSetsProduced: number }[];
+      totals: { examsUploaded: number; plansSignedOff: number; parameterSetsProduced: number };
+    };
+    errors?: Record<string, string[]>;
+  }
+  const usage = (query: string, token = adminToken, lang: 'en' | 'de' = 'en') =>
+    server.call<Usage>('GET', `/clinic/billing${query}`, { token, lang });
+
+  beforeAll(async () => {
+    // Clinic A: exams on two devices and one without a device in Oct and Nov 2026 (one at the last instant
+    // of October in UTC), sign-offs and packings; clinic B: one exam that must never show in A's figures.
+    const patient = async (clinicId: string) =>
+      (
+        await server.db
+          .insertInto('patients')
+          .values({ clinic_id: clinicId, name: 'Billing', second_name: 'Patient', birthday: '1950-01-01', gender: 'female' })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const a = await patient(clinicA);
+    const b = await patient(clinicB);
+    const exam = async (clinicId: string, patientId: string, number: number, createdAt: string, deviceId: string | null) =>
+      (
+        await server.db
+          .insertInto('treatments')
+          .values({ clinic_id: clinicId, patient_id: patientId, number, date: createdAt, eye: 'OD', created_at: new Date(createdAt), device_id: deviceId })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const change = (treatmentId: string, at: string, action: string) =>
+      server.db
+        .insertInto('plan_changes')
+        .values({ treatment_id: treatmentId, at: new Date(at), action, step: 'npt_packing', revision: 1, details: '{}' })
+        .execute();
+    const t1 = await exam(clinicA, a, 1, '2026-10-31T23:59:59Z', 'NAV-533-00412');
+    const t2 = await exam(clinicA, a, 2, '2026-11-01T00:00:00Z', 'NAV-533-00412');
+    await exam(clinicA, a, 3, '2026-11-10T10:00:00Z', 'NAV-533-00587');
+    await exam(clinicA, a, 4, '2026-11-11T10:00:00Z', null);
+    await change(t1, '2026-11-02T09:00:00Z', 'signed_off');
+    await change(t1, '2026-11-02T09:00:05Z', 'packing_failed');
+    await change(t1, '2026-11-02T09:10:00Z', 'signed_off');
+    await change(t1, '2026-11-02T09:10:03Z', 'parameter_set_packed');
+    await change(t2, '2026-12-01T08:00:00Z', 'signed_off');
+    const other = await exam(clinicB, b, 1, '2026-11-05T10:00:00Z', 'NAV-533-00412');
+    await change(other, '2026-11-05T11:00:00Z', 'signed_off');
+  });
+
+  it('counts exams, sign-offs and parameter sets per month and device, UTC months, own clinic only', async () => {
+    const answer = await usage('?from=2026-10&to=2026-11');
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual({
+      from: '2026-10',
+      to: '2026-11',
+      rows: [
+        { month: '2026-10', deviceId: 'NAV-533-00412', examsUploaded: 1, plansSignedOff: 0, parameterSetsProduced: 0 },
+        { month: '2026-11', deviceId: 'NAV-533-00412', examsUploaded: 1, plansSignedOff: 2, parameterSetsProduced: 1 },
+        { month: '2026-11', deviceId: 'NAV-533-00587', examsUploaded: 1, plansSignedOff: 0, parameterSetsProduced: 0 },
+        { month: '2026-11', deviceId: null, examsUploaded: 1, plansSignedOff: 0, parameterSetsProduced: 0 },
+      ],
+      totals: { examsUploaded: 4, plansSignedOff: 2, parameterSetsProduced: 1 },
+    });
+    expect((await usage('?from=2026-12&to=2026-12')).body.data.totals).toEqual({ examsUploaded: 0, plansSignedOff: 1, parameterSetsProduced: 0 });
+    expect((await usage('?from=2025-01&to=2025-03')).body.data).toEqual({
+      from: '2025-01',
+      to: '2025-03',
+      rows: [],
+      totals: { examsUploaded: 0, plansSignedOff: 0, parameterSetsProduced: 0 },
+    });
+    expect((await usage('?from=2026-11&to=2026-11', adminBToken)).body.data.totals).toEqual({ examsUploaded: 1, plansSignedOff: 1, parameterSetsProduced: 0 });
+  });
+
+  it('refuses a reversed, too long or malformed range with a localised message', async () => {
+    const reversed = await usage('?from=2026-11&to=2026-10', adminToken, 'de');
+    expect(reversed.status).toBe(422);
+    expect(reversed.body.errors).toEqual({ to: ['Der letzte Monat darf nicht vor dem ersten liegen.'] });
+    const long = await usage('?from=2023-01&to=2026-01');
+    expect(long.status).toBe(422);
+    expect(long.body.errors).toEqual({ to: ['Please choose at most 36 months.'] });
+    expect((await usage('?from=2023-02&to=2026-01')).status).toBe(200);
+    for (const query of ['?from=2026-13&to=2026-12', '?from=2026-1&to=2026-02', '?to=2026-02', '?from=2026-01']) {
+      expect((await usage(query)).status).toBe(422);
+    }
+  });
+
+  it('is for IT admins only', async () => {
+    const nurse = await createUser(server.db, { clinicId: clinicA, role: 'clinic_nurses' });
+    expect((await usage('?from=2026-10&to=2026-11', await tokenFor(nurse.id))).status).toBe(403);
+    expect((await usage('?from=2026-10&to=2026-11', '')).status).toBe(401);
+  });
+});

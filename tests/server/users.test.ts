@@ -146,6 +146,12 @@ describe('listUsers', () => {
     expect((await list('?role=surgeon')).status).toBe(422);
   });
 
+  it('takes several roles as a repeated parameter (the clinical staff)', async () => {
+    expect(names((await list('?role=clinic_physicians&role=nurse')).body)).toEqual(['Keller', 'Schulz', 'Vogel']);
+    expect(names((await list('?role=clinic_physician&role=clinic_physicians')).body)).toEqual(['Keller', 'Schulz']);
+    expect((await list('?role=clinic_nurses&role=surgeon')).status).toBe(422);
+  });
+
   it('shows archived or deleting users when the status asks for them', async () => {
     expect(names((await list('?status=archived')).body)).toEqual(['Lange']);
     expect(names((await list('?status=deleting')).body)).toEqual(['Zander']);

@@ -25,6 +25,10 @@ import type {
 } from '../../model/badRequestResponse';
 
 import type {
+  BillingUsageResponse
+} from '../../model/billingUsageResponse';
+
+import type {
   DeviceListResponse
 } from '../../model/deviceListResponse';
 
@@ -43,6 +47,10 @@ import type {
 import type {
   ForceResetPassword
 } from '../../model/forceResetPassword';
+
+import type {
+  GetBillingUsageParams
+} from '../../model/getBillingUsageParams';
 
 import type {
   ListDevicesParams
@@ -448,6 +456,99 @@ export function useListDevices<TData = Awaited<ReturnType<typeof listDevices>>, 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getListDevicesQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * **Addition.** What the clinic used from month `from` to month `to` (both included, `YYYY-MM`, months in UTC, at most 36 of them): per month and laser system, the exams uploaded (sessions made from an NPT file), the plans signed off and the parameter sets produced. The device is the one named in the exam file (`deviceId` null when the file named none). Months and devices without activity are left out; `totals` adds up the range. Shown on the billing tab of /admin, which also offers it as CSV.
+ * @summary Usage for billing, per month and device
+ */
+export const getBillingUsage = (
+    params: GetBillingUsageParams,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<BillingUsageResponse>(
+      {url: `/clinic/billing`, method: 'GET',
+        params, signal
+    },
+      options);
+    }
+  
+
+
+
+export const getGetBillingUsageQueryKey = (params?: GetBillingUsageParams,) => {
+    return [
+    `/clinic/billing`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetBillingUsageQueryOptions = <TData = Awaited<ReturnType<typeof getBillingUsage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(params: GetBillingUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBillingUsage>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetBillingUsageQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getBillingUsage>>> = ({ signal }) => getBillingUsage(params, requestOptions, signal);
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getBillingUsage>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetBillingUsageQueryResult = NonNullable<Awaited<ReturnType<typeof getBillingUsage>>>
+export type GetBillingUsageQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
+
+
+export function useGetBillingUsage<TData = Awaited<ReturnType<typeof getBillingUsage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(
+ params: GetBillingUsageParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBillingUsage>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getBillingUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getBillingUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetBillingUsage<TData = Awaited<ReturnType<typeof getBillingUsage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(
+ params: GetBillingUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBillingUsage>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getBillingUsage>>,
+          TError,
+          Awaited<ReturnType<typeof getBillingUsage>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetBillingUsage<TData = Awaited<ReturnType<typeof getBillingUsage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(
+ params: GetBillingUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBillingUsage>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Usage for billing, per month and device
+ */
+
+export function useGetBillingUsage<TData = Awaited<ReturnType<typeof getBillingUsage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(
+ params: GetBillingUsageParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getBillingUsage>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetBillingUsageQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

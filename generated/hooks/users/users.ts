@@ -101,7 +101,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * The staff list of the /admin screens: physicians, IT admins (`role`), deactivated users (`status`) and their invite status. `role` takes either spelling (clinic_physicians or clinic_physician). Without `status`, archived and deleted users (archived, archiving, deleting) are left out; ask for them with `status`. `search` matches first name, last name, physician name and e-mail. Sorted by `name` unless `sort` says otherwise.
+ * The staff list of the /admin screens: physicians and nurses, IT admins (`role`), deactivated users (`status`) and their invite status. `role` takes either spelling (clinic_physicians or clinic_physician). Without `status`, archived and deleted users (archived, archiving, deleting) are left out; ask for them with `status`. `search` matches first name, last name, physician name and e-mail. Sorted by `name` unless `sort` says otherwise.
  * @summary List staff users
  */
 export const listUsers = (

@@ -129,3 +129,42 @@ export const listDevicesResponse = zod.object({
 }).describe('Paging information of a list answer.')
 })
 
+/**
+ * **Addition.** What the clinic used from month `from` to month `to` (both included, `YYYY-MM`, months in UTC, at most 36 of them): per month and laser system, the exams uploaded (sessions made from an NPT file), the plans signed off and the parameter sets produced. The device is the one named in the exam file (`deviceId` null when the file named none). Months and devices without activity are left out; `totals` adds up the range. Shown on the billing tab of /admin, which also offers it as CSV.
+ * @summary Usage for billing, per month and device
+ */
+export const getBillingUsageQueryFromRegExp = new RegExp('^[0-9]{4}-(0[1-9]|1[0-2])$');
+export const getBillingUsageQueryToRegExp = new RegExp('^[0-9]{4}-(0[1-9]|1[0-2])$');
+
+
+export const getBillingUsageQueryParams = zod.strictObject({
+  "from": zod.string().regex(getBillingUsageQueryFromRegExp).describe('First month of the range.'),
+  "to": zod.string().regex(getBillingUsageQueryToRegExp).describe('Last month of the range (not before `from`).')
+})
+
+export const getBillingUsageResponseDataFromRegExp = new RegExp('^[0-9]{4}-(0[1-9]|1[0-2])$');
+export const getBillingUsageResponseDataToRegExp = new RegExp('^[0-9]{4}-(0[1-9]|1[0-2])$');
+export const getBillingUsageResponseDataRowsItemMonthRegExp = new RegExp('^[0-9]{4}-(0[1-9]|1[0-2])$');
+export const getBillingUsageResponseDataRowsItemExamsUploadedMin = 0;export const getBillingUsageResponseDataRowsItemPlansSignedOffMin = 0;export const getBillingUsageResponseDataRowsItemParameterSetsProducedMin = 0;export const getBillingUsageResponseDataTotalsExamsUploadedMin = 0;export const getBillingUsageResponseDataTotalsPlansSignedOffMin = 0;export const getBillingUsageResponseDataTotalsParameterSetsProducedMin = 0;
+
+export const getBillingUsageResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.object({
+  "from": zod.string().regex(getBillingUsageResponseDataFromRegExp).describe('A calendar month (UTC), `YYYY-MM`.'),
+  "to": zod.string().regex(getBillingUsageResponseDataToRegExp).describe('A calendar month (UTC), `YYYY-MM`.'),
+  "rows": zod.array(zod.object({
+  "month": zod.string().regex(getBillingUsageResponseDataRowsItemMonthRegExp).describe('A calendar month (UTC), `YYYY-MM`.'),
+  "deviceId": zod.string().nullable().describe('The device id named in the exam files; null when they named none.')
+}).and(zod.object({
+  "examsUploaded": zod.number().min(getBillingUsageResponseDataRowsItemExamsUploadedMin).describe('Sessions made from an uploaded NPT file.'),
+  "plansSignedOff": zod.number().min(getBillingUsageResponseDataRowsItemPlansSignedOffMin).describe('Plans a physician signed off (a plan signed off again after a packing failure counts again).'),
+  "parameterSetsProduced": zod.number().min(getBillingUsageResponseDataRowsItemParameterSetsProducedMin).describe('Parameter sets packed for the laser system.')
+})).describe('The usage of one laser system in one month.')).describe('Ordered by month, then device id (null last).'),
+  "totals": zod.object({
+  "examsUploaded": zod.number().min(getBillingUsageResponseDataTotalsExamsUploadedMin).describe('Sessions made from an uploaded NPT file.'),
+  "plansSignedOff": zod.number().min(getBillingUsageResponseDataTotalsPlansSignedOffMin).describe('Plans a physician signed off (a plan signed off again after a packing failure counts again).'),
+  "parameterSetsProduced": zod.number().min(getBillingUsageResponseDataTotalsParameterSetsProducedMin).describe('Parameter sets packed for the laser system.')
+})
+})
+})
+

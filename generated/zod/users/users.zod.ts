@@ -5,18 +5,18 @@ import * as zod from 'zod';
 
 
 /**
- * The staff list of the /admin screens: physicians, IT admins (`role`), deactivated users (`status`) and their invite status. `role` takes either spelling (clinic_physicians or clinic_physician). Without `status`, archived and deleted users (archived, archiving, deleting) are left out; ask for them with `status`. `search` matches first name, last name, physician name and e-mail. Sorted by `name` unless `sort` says otherwise.
+ * The staff list of the /admin screens: physicians and nurses, IT admins (`role`), deactivated users (`status`) and their invite status. `role` takes either spelling (clinic_physicians or clinic_physician). Without `status`, archived and deleted users (archived, archiving, deleting) are left out; ask for them with `status`. `search` matches first name, last name, physician name and e-mail. Sorted by `name` unless `sort` says otherwise.
  * @summary List staff users
  */
 export const listUsersQueryPageDefault = 1;
 export const listUsersQueryPageMax = 1000000;export const listUsersQueryPerPageDefault = 20;
-export const listUsersQueryPerPageMax = 100;export const listUsersQuerySearchMax = 100;
+export const listUsersQueryPerPageMax = 100;export const listUsersQuerySearchMax = 100;export const listUsersQueryRoleMax = 9;
 
 export const listUsersQueryParams = zod.strictObject({
   "page": zod.number().min(1).max(listUsersQueryPageMax).default(listUsersQueryPageDefault).describe('Page number, starting at 1 (a page after the last one is empty).'),
   "perPage": zod.number().min(1).max(listUsersQueryPerPageMax).default(listUsersQueryPerPageDefault).describe('Items per page.'),
   "search": zod.string().max(listUsersQuerySearchMax).optional().describe('Free-text search (case-insensitive, matched against names and, for staff, e-mail).'),
-  "role": zod.union([zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (seed-spec §1).'),zod.enum(['clinic_physician', 'nurse', 'clinic_it_admin']).describe('Singular role spellings used by the login hints (seed-spec §3): clinic_physician = clinic_physicians, nurse = clinic_nurses, clinic_it_admin = clinic_it_admins. Accepted wherever a role filter is taken; answers always use the canonical `Role` spelling.')]).optional().describe('Only users with this role (canonical or singular spelling).'),
+  "role": zod.array(zod.union([zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (seed-spec §1).'),zod.enum(['clinic_physician', 'nurse', 'clinic_it_admin']).describe('Singular role spellings used by the login hints (seed-spec §3): clinic_physician = clinic_physicians, nurse = clinic_nurses, clinic_it_admin = clinic_it_admins. Accepted wherever a role filter is taken; answers always use the canonical `Role` spelling.')]).describe('A role in either spelling.')).min(1).max(listUsersQueryRoleMax).optional().describe('Only users with one of these roles (canonical or singular spelling); repeat the parameter for several, e.g. `role=clinic_physicians&role=clinic_nurses` for the clinical staff.'),
   "status": zod.enum(['active', 'pending', 'invite_expired', 'deactivated', 'creation_in_progress', 'archived', 'deleting', 'archiving']).optional().describe('Only users with this status.'),
   "inviteStatus": zod.enum(['creation_in_progress', 'pending', 'accepted', 'invite_expired']).optional().describe('Only users with this invite status.'),
   "sort": zod.enum(['name', '-name', 'email', '-email', 'role', '-role', 'status', '-status', 'createdAt', '-createdAt']).optional().describe('Sort key; a leading minus sorts descending.')
