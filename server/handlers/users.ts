@@ -15,16 +15,14 @@ import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
 import { expireInvites, issueInvite } from '../services/invites';
 import {
   emailTaken,
-  ENDS_ACCESS,
   findStaff,
   isUniqueViolation,
   listStaff,
   policiesOf,
-  type StaffAction,
   toUser,
-  transition,
   userById,
 } from '../services/users';
+import { ENDS_ACCESS, type StaffAction, transition } from '../../src/domain/staff/lifecycle';
 import { pageMeta } from '../db/listing';
 import { endUserSessions } from '../services/sessions';
 import { revokeOpenLinks } from '../services/user-tokens';

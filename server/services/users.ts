@@ -3,12 +3,12 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Role } from '../../generated/model/role';
 import type { User } from '../../generated/model/user';
-import type { UserBulkAction } from '../../generated/model/userBulkAction';
 import type { UserSort } from '../../generated/model/userSort';
 import type { UserStatus } from '../../generated/model/userStatus';
 import type { InviteStatus } from '../../generated/model/inviteStatus';
 import type { PasswordStrength } from '../../generated/model/passwordStrength';
 import { containsPattern } from '../db/listing';
+import { HIDDEN_STATUSES } from '../../src/domain/staff/lifecycle';
 import type { Database, UserRow } from '../db/tables';
 import { periodMs } from '../security/periods';
 import { DEFAULT_POLICY, nextPasswordChange, type UserPolicy } from '../security/policy';
@@ -21,9 +21,6 @@ export const ROLE_ALIASES: Record<string, Role> = {
 };
 
 export const canonicalRole = (role: string): string => ROLE_ALIASES[role] ?? role;
-
-/** Statuses left out of the staff list unless asked for with `status`. */
-export const HIDDEN_STATUSES = ['archived', 'archiving', 'deleting'];
 
 /** A user row with the expiry of its open invite link (null when none is open). */
 export type StaffRow = UserRow & { invite_expires_at: Date | string | null };
@@ -161,72 +158,6 @@ export async function listStaff(db: Database, q: StaffListQuery): Promise<{ rows
     .execute();
   return { rows: rows as StaffRow[], total: Number(total) };
 }
-
-// Statuses a user lives in (as opposed to archived/deleting, which remember one of these).
-const LIVE_STATUSES = ['active', 'deactivated', 'pending', 'invite_expired', 'creation_in_progress'];
-
-export interface Transition {
-  status: string;
-  invite_status: string;
-  previous_status: string | null;
-}
-
-/**
- * The status a user comes back to from archived or deleting: the one before, except that an invite that
- * was open is expired by then (its link was revoked), and a user of unknown history who had accepted the
- * invite comes back deactivated (an IT admin activates them explicitly).
- */
-function comeBack(user: Pick<UserRow, 'previous_status' | 'invite_status'>): Transition {
-  const before = user.previous_status && LIVE_STATUSES.includes(user.previous_status) ? user.previous_status : null;
-  if (user.invite_status === 'creation_in_progress' || before === 'creation_in_progress') {
-    return { status: 'creation_in_progress', invite_status: 'creation_in_progress', previous_status: null };
-  }
-  if (user.invite_status !== 'accepted' || before === 'pending' || before === 'invite_expired') {
-    return { status: 'invite_expired', invite_status: 'invite_expired', previous_status: null };
-  }
-  return { status: before === 'active' ? 'active' : 'deactivated', invite_status: 'accepted', previous_status: null };
-}
-
-/** The status a user leaves for archived or deleting; the live status before is remembered. */
-function goAway(user: Pick<UserRow, 'status' | 'previous_status' | 'invite_status'>, status: string): Transition {
-  const live = LIVE_STATUSES.includes(user.status) ? user.status : user.previous_status;
-  const inviteStatus = user.invite_status === 'pending' ? 'invite_expired' : user.invite_status;
-  return { status, invite_status: inviteStatus, previous_status: live };
-}
-
-export type StaffAction = UserBulkAction | 'delete';
-
-/**
- * The new state of a user under an action, or null when the action does not fit the user's status.
- * `send_invite` returns the user's current state: the invite itself changes it (issueInvite).
- */
-export function transition(action: StaffAction, user: Pick<UserRow, 'status' | 'previous_status' | 'invite_status'>): Transition | null {
-  const keep = { status: user.status, invite_status: user.invite_status, previous_status: user.previous_status };
-  switch (action) {
-    case 'activate':
-      return user.status === 'deactivated' ? { ...keep, status: 'active' } : null;
-    case 'deactivate':
-      return user.status === 'active' ? { ...keep, status: 'deactivated' } : null;
-    case 'archive':
-      return ['archived', 'archiving', 'deleting'].includes(user.status) ? null : goAway(user, 'archived');
-    case 'unarchive':
-      return user.status === 'archived' || user.status === 'archiving' ? comeBack(user) : null;
-    case 'restore':
-      return ['deleting', 'archived', 'archiving'].includes(user.status) ? comeBack(user) : null;
-    case 'send_invite':
-      return ['creation_in_progress', 'pending', 'invite_expired'].includes(user.status) ? keep : null;
-    case 'delete':
-      // Deleting twice changes nothing (and keeps what the user comes back to).
-      return user.status === 'deleting' ? keep : goAway(user, 'deleting');
-  }
-}
-
-/** Actions after which the user can no longer sign in: sessions end, open links are revoked. */
-export const ENDS_ACCESS: Partial<Record<StaffAction, string>> = {
-  deactivate: 'deactivated',
-  archive: 'archived',
-  delete: 'deleted',
-};
 
 /** A unique-index violation (an e-mail address taken by a concurrent request). */
 export const isUniqueViolation = (error: unknown): boolean =>
