@@ -37,7 +37,10 @@ const ROUTES = [
   // The six legal and info pages (paths.legal) share one page module.
   { path: '/<legal document>', modules: ['src/features/legal/legal-page.tsx'] },
   { path: '/profile-settings', modules: [SIGNED_IN_LAYOUT, 'src/features/profile/profile-settings-page.tsx'] },
-  { path: '/admin', modules: [SIGNED_IN_LAYOUT, 'src/app/area-start-page.tsx'] },
+  // /admin, /admin/physicians, /admin/it-clinic-admin and /admin/deactivated share one page module.
+  { path: '/admin', modules: [SIGNED_IN_LAYOUT, 'src/features/staff/staff-list-page.tsx'] },
+  // /admin/add and /admin/edit share one form.
+  { path: '/admin/add', modules: [SIGNED_IN_LAYOUT, 'src/features/staff/user-form-page.tsx'] },
   { path: '/admin/devices', modules: [SIGNED_IN_LAYOUT, 'src/features/devices/devices-page.tsx'] },
   { path: '/physician/list', modules: [SIGNED_IN_LAYOUT, 'src/features/patients/patient-list-page.tsx'] },
   {

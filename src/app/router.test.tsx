@@ -4,6 +4,7 @@ import {
   getGetProfileResponseMock,
   getUpdateProfileMockHandler,
 } from '@generated/hooks/profile/profile.msw';
+import { getListUsersMockHandler } from '@generated/hooks/users/users.msw';
 import type { ProfileResponse } from '@generated/model/profileResponse';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -38,6 +39,8 @@ beforeEach(() => {
   // The saved avatar the header shows.
   server.use(
     http.get('*/users/:id/avatar', () => new HttpResponse(new Uint8Array([137, 80, 78, 71]), { headers: { 'Content-Type': 'image/png' } })),
+    // The staff list an IT admin lands on.
+    getListUsersMockHandler({ status: 'Success', data: [], meta: { page: 1, perPage: 20, total: 0, lastPage: 1 } }),
   );
 });
 afterEach(() => {
@@ -123,27 +126,18 @@ describe('/ redirect hub', () => {
 });
 
 describe('signed-in areas', () => {
-  it('shows the navbar and the profile summary on /admin', async () => {
-    signedIn();
-    profileAnswers(profileWith({ role: 'clinic_it_admins' }));
-    const { container } = await renderRoutes(createRoutes, { path: '/admin' });
-    await waitFor(() => expect(h1(container)).toBe('Staff'));
-    const header = container.querySelector('header');
-    expect(header?.textContent).toContain('Macula Planner');
-    expect(header?.textContent).toContain('Dr. Anna Keller');
-    expect(header?.textContent).toContain('IT administrator');
-    const main = container.querySelector('main');
-    expect(main?.textContent).toContain('physician@clinic.example');
-    expect(main?.textContent).toContain('Augenklinik am See');
-  });
-
-  it('shows Staff on /admin for an IT admin', async () => {
+  it('shows the navbar and the physicians and nurses on /admin for an IT admin', async () => {
     signedIn();
     profileAnswers(profileWith({ role: 'clinic_it_admins', physicianName: null, firstName: 'Jonas', lastName: 'Weber' }));
     const { container } = await renderRoutes(createRoutes, { path: '/admin' });
-    await waitFor(() => expect(h1(container)).toBe('Staff'));
-    expect(container.querySelector('header')?.textContent).toContain('Jonas Weber');
-    expect(container.querySelector('header')?.textContent).toContain('IT administrator');
+    await waitFor(() => expect(h1(container)).toBe('Physicians and nurses'));
+    const header = container.querySelector('header');
+    expect(header?.textContent).toContain('Macula Planner');
+    expect(header?.textContent).toContain('Jonas Weber');
+    expect(header?.textContent).toContain('IT administrator');
+    // The section's link is the current page.
+    expect(getByText(container, 'a', 'Staff').getAttribute('aria-current')).toBe('page');
+    await waitFor(() => expect(container.querySelector('main')?.textContent).toContain('No physicians or nurses yet'));
   });
 
   it.each([
@@ -167,8 +161,8 @@ describe('signed-in areas', () => {
     signedIn();
     profileAnswers(profileWith({ role: 'clinic_it_admins' }));
     const { container } = await renderRoutes(createRoutes, { path: '/admin' });
-    await waitFor(() => expect(h1(container)).toBe('Staff'));
-    expect(document.title).toBe('Staff – Macula Planner');
+    await waitFor(() => expect(h1(container)).toBe('Physicians and nurses'));
+    expect(document.title).toBe('Physicians and nurses – Macula Planner');
 
     const saved: { lang: FormDataEntryValue | null; language: string | null }[] = [];
     server.use(
@@ -180,8 +174,8 @@ describe('signed-in areas', () => {
 
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
 
-    await waitFor(() => expect(h1(container)).toBe('Personal'));
-    expect(document.title).toBe('Personal – Macula Planner');
+    await waitFor(() => expect(h1(container)).toBe('Ärzte und Pflegekräfte'));
+    expect(document.title).toBe('Ärzte und Pflegekräfte – Macula Planner');
     expect(container.querySelector('header')?.textContent).toContain('IT-Administration');
     expect(localStorage.getItem('i18nextLng')).toBe('de');
     expect(localStorage.getItem('savedPreference')).toBe('de');
@@ -195,12 +189,12 @@ describe('signed-in areas', () => {
     profileAnswers(profileWith({ role: 'clinic_it_admins' }));
     server.use(http.post('*/user/profile', () => HttpResponse.json({ status: 'Error', message: 'down' }, { status: 503 })));
     const { container } = await renderRoutes(createRoutes, { path: '/admin' });
-    await waitFor(() => expect(h1(container)).toBe('Staff'));
+    await waitFor(() => expect(h1(container)).toBe('Physicians and nurses'));
 
     await select(getByLabel<HTMLSelectElement>(container, 'Language'), 'de');
 
     await waitFor(() => expect(document.body.textContent).toContain('Die Sprache konnte nicht'));
-    expect(h1(container)).toBe('Personal');
+    expect(h1(container)).toBe('Ärzte und Pflegekräfte');
   });
 
   it('shows the sections of the area and a user menu with profile settings', async () => {

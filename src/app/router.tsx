@@ -47,6 +47,36 @@ const legalRoutes: RouteObject[] = Object.values(paths.legal).map(({ path }) => 
   ),
 }));
 
+/** The staff lists and the user form of /admin (seed-spec §2): one page per list, one form in two modes. */
+const staffRoutes: RouteObject[] = [
+  ...(
+    [
+      [undefined, 'clinical'],
+      [paths.admin.physicians.path, 'clinical'],
+      [paths.admin.itClinicAdmins.path, 'itAdmins'],
+      [paths.admin.deactivated.path, 'deactivated'],
+    ] as const
+  ).map(([path, scope]) => ({
+    ...(path ? { path } : { index: true }),
+    lazy: page(['staff'], () => import('@/features/staff/staff-list-page'), ({ StaffListPage }) =>
+      function StaffList() {
+        return <StaffListPage scope={scope} />;
+      },
+    ),
+  })),
+  ...([
+    [paths.admin.addUser.path, 'add'],
+    [paths.admin.editUser.path, 'edit'],
+  ] as const).map(([path, mode]) => ({
+    path,
+    lazy: page(['staff'], () => import('@/features/staff/user-form-page'), ({ UserFormPage }) =>
+      function UserForm() {
+        return <UserFormPage mode={mode} />;
+      },
+    ),
+  })),
+];
+
 /** The app's routes; `queryClient` is the cache the route loaders prefetch into (the one the pages read). */
 export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
@@ -108,13 +138,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
           },
         ),
         children: [
-          {
-            index: true,
-            lazy: async () => {
-              const { AreaStartPage } = await import('./area-start-page');
-              return { Component: () => <AreaStartPage area="admin" /> };
-            },
-          },
+          ...staffRoutes,
           {
             path: paths.admin.devices.path,
             lazy: page(['devices'], () => import('@/features/devices/devices-page'), (m) => m.DevicesPage),

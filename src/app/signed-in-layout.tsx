@@ -1,6 +1,6 @@
 import { Alignment, Button, Menu, MenuItem, Navbar, PopoverNext, PopupKind, Tag } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { Navigate, NavLink, Outlet, useNavigate } from 'react-router-dom';
+import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { getGetProfileQueryKey, useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
@@ -10,7 +10,7 @@ import { LegalLinks } from '@/components/legal-links';
 import { focusFirstMenuItem, onMenuKeyDown } from '@/components/menu-keyboard';
 import { useNotify } from '@/components/notifications';
 import { PageSpinner } from '@/components/page-spinner';
-import { displayName } from '@/components/profile-summary-card';
+import { displayName } from '@/components/display-name';
 import { UserAvatar } from '@/features/profile/user-avatar';
 import type { UiLanguage } from '@/lib/i18n';
 import { IdleLogout } from './idle-logout';
@@ -20,10 +20,21 @@ import { useSessionGate, type GateTarget } from './session-gate';
 import { useRoleLabel } from '@/lib/use-role-label';
 import { MAIN_ID } from '@/components/skip-link';
 
+type AreaLink = {
+  to: string;
+  label: 'areas.admin' | 'areas.physician' | 'areas.devices';
+  /** Further paths that belong to the section (its link shows as the current one there too). */
+  also?: string[];
+};
+
 /** The sections of each area that exist so far (issue 4: navigation shows only what exists). */
-const AREA_LINKS: Record<Area, { to: string; label: 'areas.admin' | 'areas.physician' | 'areas.devices' }[]> = {
+const AREA_LINKS: Record<Area, AreaLink[]> = {
   admin: [
-    { to: paths.admin.root.getHref(), label: 'areas.admin' },
+    {
+      to: paths.admin.root.getHref(),
+      label: 'areas.admin',
+      also: [paths.admin.physicians.path, paths.admin.itClinicAdmins.path, paths.admin.deactivated.path, paths.admin.addUser.path, paths.admin.editUser.path],
+    },
     { to: paths.admin.devices.getHref(), label: 'areas.devices' },
   ],
   physician: [{ to: paths.physician.list.getHref(), label: 'areas.physician' }],
@@ -31,17 +42,21 @@ const AREA_LINKS: Record<Area, { to: string; label: 'areas.admin' | 'areas.physi
 
 function AreaLinks({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   const area = areaOfRole(profile.role);
   if (!area) return null;
   return (
     <ul className="mp-area-links">
-      {AREA_LINKS[area].map(({ to, label }) => (
-        <li key={to}>
-          <NavLink to={to} end className={({ isActive }) => `mp-area-link${isActive ? ' mp-area-link-active' : ''}`}>
-            {t(label)}
-          </NavLink>
-        </li>
-      ))}
+      {AREA_LINKS[area].map(({ to, label, also = [] }) => {
+        const current = pathname === to || also.includes(pathname);
+        return (
+          <li key={to}>
+            <Link to={to} className={`mp-area-link${current ? ' mp-area-link-active' : ''}`} aria-current={current ? 'page' : undefined}>
+              {t(label)}
+            </Link>
+          </li>
+        );
+      })}
     </ul>
   );
 }

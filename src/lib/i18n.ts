@@ -33,6 +33,7 @@ export type Catalogues = {
   examUpload: typeof import('../../locales/en/examUpload.json');
   planning: typeof import('../../locales/en/planning.json');
   devices: typeof import('../../locales/en/devices.json');
+  staff: typeof import('../../locales/en/staff.json');
 };
 export type Namespace = keyof Catalogues;
 

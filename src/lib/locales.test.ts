@@ -25,7 +25,8 @@ const SAME_IN_BOTH = new Set([
   'common:appName', // product name
   'common:language.en', // each language names itself
   'common:language.de',
-  'common:profileSummary.name', // "Name" is German too
+  'staff:filters.status', // "Status" is German too
+  'staff:columns.status',
   'auth:approveAccount.name',
   'common:pageTitle', // "{{page}} – Macula Planner"
   'patients:form.optional', // "(optional)" is German too

@@ -31,8 +31,11 @@ export interface Invitation {
   link: string;
 }
 
-/** The profile language of a new user: the test's language unless given. */
-type StaffOptions = { lang?: Language };
+/**
+ * The profile language of a new user (the test's language unless given), and a word their last name starts
+ * with (a test finds its own users in the shared demo clinic by searching for it).
+ */
+type StaffOptions = { lang?: Language; family?: string };
 
 export interface Staff {
   /** A new user of `role`, invited (pending); the password is the one to choose. */
@@ -63,13 +66,13 @@ async function signInToken(api: APIRequestContext, credentials: { email: string;
   return ((await response.json()) as SignInResponse).data.token;
 }
 
-async function inviteStaff(clinicAdmin: APIRequestContext, role: StaffRole, lang: Language): Promise<Invitation> {
+async function inviteStaff(clinicAdmin: APIRequestContext, role: StaffRole, lang: Language, family = 'Journey'): Promise<Invitation> {
   const id = randomUUID().slice(0, 8);
   const account: StaffAccount = {
     email: `${role}-${lang}-${id}@e2e.clinic.example`,
     password: STAFF_PASSWORD,
     firstName: 'Eva',
-    lastName: `Journey ${id}`,
+    lastName: `${family} ${id}`,
     role,
   };
   // The new user's language is the language of the request that adds them (server/handlers/users.ts).
@@ -114,9 +117,9 @@ export const test = base.extend<JourneyOptions & JourneyFixtures, WorkerFixtures
   ],
   staff: async ({ clinicAdmin, lang, request }, use) => {
     await use({
-      invite: (role, options) => inviteStaff(clinicAdmin, role, options?.lang ?? lang),
+      invite: (role, options) => inviteStaff(clinicAdmin, role, options?.lang ?? lang, options?.family),
       create: async (role, options) => {
-        const invitation = await inviteStaff(clinicAdmin, role, options?.lang ?? lang);
+        const invitation = await inviteStaff(clinicAdmin, role, options?.lang ?? lang, options?.family);
         await acceptInvitation(request, invitation);
         return invitation.account;
       },

@@ -5,11 +5,11 @@ import type { StaffRole } from '../../generated/model/staffRole';
 import { setCheckbox } from './form-controls';
 import type { Texts } from './texts';
 
-/** Where each role lands after signing in (seed-spec §2), and the area whose start page it is. */
-export const ROLE_HOMES: { role: StaffRole; path: string; area: keyof Texts['common']['areas'] }[] = [
-  { role: 'clinic_it_admins', path: '/admin', area: 'admin' },
-  { role: 'clinic_physicians', path: '/physician/list', area: 'physician' },
-  { role: 'clinic_nurses', path: '/physician/list', area: 'physician' },
+/** Where each role lands after signing in (seed-spec §2), and the heading of that page. */
+export const ROLE_HOMES: { role: StaffRole; path: string; heading: (texts: Texts) => string }[] = [
+  { role: 'clinic_it_admins', path: '/admin', heading: (texts) => texts.common.staffPages.clinical },
+  { role: 'clinic_physicians', path: '/physician/list', heading: (texts) => texts.common.areas.physician },
+  { role: 'clinic_nurses', path: '/physician/list', heading: (texts) => texts.common.areas.physician },
 ];
 
 export const homeOf = (role: StaffRole) => ROLE_HOMES.find((home) => home.role === role)!;
@@ -41,7 +41,7 @@ export async function signInToHome(
   await page.goto('/sign-in');
   const answer = await signIn(page, texts, account, options);
   await expect(page).toHaveURL(home.path);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.common.areas[home.area]);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(home.heading(texts));
   return answer;
 }
 

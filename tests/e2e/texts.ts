@@ -12,6 +12,7 @@ import dePatientList from '../../locales/de/patientList.json' with { type: 'json
 import dePatients from '../../locales/de/patients.json' with { type: 'json' };
 import dePlanning from '../../locales/de/planning.json' with { type: 'json' };
 import deDevices from '../../locales/de/devices.json' with { type: 'json' };
+import deStaff from '../../locales/de/staff.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
 import enApi from '../../locales/en/api.json' with { type: 'json' };
 import enAuth from '../../locales/en/auth.json' with { type: 'json' };
@@ -25,6 +26,7 @@ import enPatientList from '../../locales/en/patientList.json' with { type: 'json
 import enPatients from '../../locales/en/patients.json' with { type: 'json' };
 import enPlanning from '../../locales/en/planning.json' with { type: 'json' };
 import enDevices from '../../locales/en/devices.json' with { type: 'json' };
+import enStaff from '../../locales/en/staff.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
 import type { Language } from '../../generated/model/language';
 
@@ -42,6 +44,7 @@ const en = {
   examUpload: enExamUpload,
   planning: enPlanning,
   devices: enDevices,
+  staff: enStaff,
   // The exam file's faults as the server words them (src/domain/npt).
   npt: enNpt,
 };
@@ -59,6 +62,7 @@ const de: Texts = {
   examUpload: deExamUpload,
   planning: dePlanning,
   devices: deDevices,
+  staff: deStaff,
   npt: deNpt,
 };
 

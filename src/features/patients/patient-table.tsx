@@ -1,10 +1,11 @@
-import { Classes, HTMLTable, Icon } from '@blueprintjs/core';
+import { Classes, HTMLTable } from '@blueprintjs/core';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import type { Patient } from '@generated/model/patient';
 import type { PatientSort } from '@generated/model/patientSort';
 import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
+import { SortHeader } from '@/components/sort-header/sort-header';
 import { paths } from '@/config/paths';
 import { formatCalendarDate, formatDate } from '@/lib/format';
 import { nextSort, sortState, type SortColumn } from './list-view';
@@ -12,7 +13,7 @@ import { nextSort, sortState, type SortColumn } from './list-view';
 const SKELETON_ROWS = 5;
 const COLUMN_COUNT = 6;
 
-type SortHeaderProps = {
+type ColumnHeaderProps = {
   column: SortColumn;
   label: string;
   sort: PatientSort;
@@ -20,21 +21,8 @@ type SortHeaderProps = {
   className?: string;
 };
 
-/** A column header that sorts: a button inside the <th>, whose aria-sort tells the current order. */
-function SortHeader({ column, label, sort, onSort, className }: SortHeaderProps) {
-  const state = sortState(sort, column);
-  return (
-    <th scope="col" aria-sort={state} className={className}>
-      <button type="button" className="mp-sort-button" onClick={() => onSort(nextSort(sort, column))}>
-        {label}
-        <Icon
-          icon={state === 'ascending' ? 'chevron-up' : state === 'descending' ? 'chevron-down' : 'double-caret-vertical'}
-          className="mp-sort-icon"
-          aria-hidden
-        />
-      </button>
-    </th>
-  );
+function ColumnHeader({ column, label, sort, onSort, className }: ColumnHeaderProps) {
+  return <SortHeader label={label} state={sortState(sort, column)} onSort={() => onSort(nextSort(sort, column))} className={className} />;
 }
 
 /** The name links of the table, in row order: the arrow keys move between them. */
@@ -84,14 +72,14 @@ export function PatientTable({ patients, loading, refreshing = false, sort, onSo
       >
         <thead>
           <tr>
-            <SortHeader column="secondName" label={t('patientList:columns.patient')} sort={sort} onSort={onSort} />
-            <SortHeader column="birthday" label={t('field.birthday')} sort={sort} onSort={onSort} />
+            <ColumnHeader column="secondName" label={t('patientList:columns.patient')} sort={sort} onSort={onSort} />
+            <ColumnHeader column="birthday" label={t('field.birthday')} sort={sort} onSort={onSort} />
             <th scope="col" className="mp-column-gender">
               {t('field.gender')}
             </th>
-            <SortHeader column="latestSessionDate" label={t('field.latestSession')} sort={sort} onSort={onSort} />
+            <ColumnHeader column="latestSessionDate" label={t('field.latestSession')} sort={sort} onSort={onSort} />
             <th scope="col">{t('field.planStatus')}</th>
-            <SortHeader
+            <ColumnHeader
               column="treatmentsCount"
               label={t('patientList:columns.sessions')}
               sort={sort}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { getGetUserAvatarQueryKey, useGetUserAvatar, useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
 import { SubmitButton } from '@/components/submit-button';
-import { AVATAR_ACCEPT, isAcceptableAvatar } from './avatar-file';
+import { AVATAR_ACCEPT, isAcceptableAvatar } from '@/lib/avatar-file';
 import { useNotifyFailure, useProfileSaved } from './profile-save';
 import { useObjectUrl } from '@/lib/use-object-url';
 

@@ -13,7 +13,7 @@ import { SignedInLayout } from '@/app/signed-in-layout';
 import { apiInstance, navigation } from '@/lib/api-client';
 import type { UiLanguage } from '@/lib/i18n';
 import { cleanup, click, getByLabel, getByText, hintState, renderRoutes, type, waitFor } from '@/testing/render';
-import { AVATAR_MAX_BYTES } from './avatar-file';
+import { AVATAR_MAX_BYTES } from '@/lib/avatar-file';
 import { ProfileSettingsPage } from './profile-settings-page';
 
 const PNG_HEADER = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

@@ -1,0 +1,180 @@
+// The staff of /admin as a clinic IT admin manages it (seed-spec §2, §4, §8): invites and drafts through the
+// user form, a resent invite that retires the old link, a deactivated user signed out at their next call,
+// and a bulk action on every user a search matches, across pages.
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expectNoAxeViolations } from './axe';
+import { expect, test } from './fixtures';
+import { chooseRadio, setCheckbox } from './form-controls';
+import { mailedLink } from './outbox';
+import { signInToHome } from './session';
+import { fill, type Texts } from './texts';
+
+/** Types into the list's search and waits for the URL to carry it. */
+async function search(page: Page, texts: Texts, text: string): Promise<void> {
+  await page.getByRole('searchbox', { name: texts.staff.search }).fill(text);
+  await expect(page).toHaveURL(new RegExp(`search=${encodeURIComponent(text).replace(/%20/g, '\\+')}`));
+}
+
+const rowOf = (page: Page, name: string) => page.getByRole('table').getByRole('row').filter({ hasText: name });
+
+test('invite a physician, confirm a draft, resend an invite: the old link stops working', async ({ page, browser, staff, texts }) => {
+  const s = texts.staff;
+  const f = s.form;
+  await signInToHome(page, texts, await staff.create('clinic_it_admins'));
+  await expectNoAxeViolations(page);
+  const id = randomUUID().slice(0, 8);
+  const physician = { first: 'Lena', last: `Invited ${id}`, email: `invited-${id}@e2e.clinic.example` };
+
+  // An invite at once: the e-mail is in the outbox, the list shows the user invited.
+  await page.getByRole('link', { name: s.addUser }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(f.addTitle);
+  await page.getByRole('button', { name: f.confirmAndInvite }).click();
+  await expect(page.getByText(texts.common.validation.required).first()).toBeVisible();
+  await page.getByLabel(f.firstName).fill(physician.first);
+  await page.getByLabel(f.lastName).fill(physician.last);
+  await page.getByLabel(f.email).fill('not an address');
+  await page.getByRole('button', { name: f.confirmAndInvite }).click();
+  await expect(page.getByText(texts.common.validation.invalidEmail)).toBeVisible();
+  await page.getByLabel(f.email).fill(physician.email);
+  await page.getByLabel(f.physicianName).fill(`Dr. ${physician.first} ${physician.last}`);
+  // A picture that is not a PNG or JPEG is refused before anything is sent.
+  await page.getByLabel(f.avatar).setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+  await expect(page.getByText(f.avatarInvalid)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: f.confirmAndInvite }).click();
+  await expect(page.getByText(texts.api['invite.sent'])).toBeVisible();
+  await expect(page).toHaveURL('/admin/physicians');
+  await search(page, texts, physician.last);
+  await expect(rowOf(page, physician.last)).toContainText(s.status.pending);
+  await expect(rowOf(page, physician.last)).toContainText(s.inviteStatus.pending);
+
+  // The invitee approves through the mailed link; the list then shows them active.
+  const invitee = await browser.newContext();
+  const inviteePage = await invitee.newPage();
+  await inviteePage.goto(await mailedLink(physician.email, '/approve-account'));
+  await inviteePage.getByLabel(texts.common.passwordFields.new, { exact: true }).fill('Journey-Pass-2026');
+  await inviteePage.getByLabel(texts.common.passwordFields.confirmation, { exact: true }).fill('Journey-Pass-2026');
+  for (const checkbox of await inviteePage.getByRole('checkbox').all()) await setCheckbox(checkbox, true);
+  await inviteePage.getByRole('button', { name: texts.auth.approveAccount.submit }).click();
+  await expect(inviteePage.getByText(texts.auth.approveAccount.done)).toBeVisible();
+  await page.reload();
+  await expect(rowOf(page, physician.last)).toContainText(s.status.active);
+  await expect(rowOf(page, physician.last)).toContainText(s.inviteStatus.accepted);
+
+  // A draft: saved without an invite, confirmed later from its form.
+  const nurse = { first: 'Tom', last: `Draft ${id}`, email: `draft-${id}@e2e.clinic.example` };
+  await page.getByRole('link', { name: s.addUser }).click();
+  await page.getByLabel(f.firstName).fill(nurse.first);
+  await page.getByLabel(f.lastName).fill(nurse.last);
+  await page.getByLabel(f.email).fill(nurse.email);
+  await chooseRadio(page.getByRole('radio', { name: f.roles.clinic_nurses }));
+  await expect(page.getByLabel(f.physicianName)).toBeHidden();
+  await page.getByRole('button', { name: f.saveDraft }).click();
+  await expect(page.getByText(texts.api['user.added'])).toBeVisible();
+  await search(page, texts, nurse.last);
+  await expect(rowOf(page, nurse.last)).toContainText(s.status.creation_in_progress);
+  await expect(rowOf(page, nurse.last)).toContainText(s.inviteStatus.creation_in_progress);
+  await rowOf(page, nurse.last).getByRole('link', { name: `${nurse.first} ${nurse.last}` }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(fill(f.editTitle, { name: `${nurse.first} ${nurse.last}` }));
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: f.confirmAndInvite }).click();
+  await expect(page.getByText(texts.api['invite.sent'])).toBeVisible();
+  const firstLink = await mailedLink(nurse.email, '/approve-account');
+
+  // Resend: a new link; the previous one is refused, the new one opens the approval form.
+  await search(page, texts, nurse.last);
+  await expect(rowOf(page, nurse.last)).toContainText(s.status.pending);
+  await rowOf(page, nurse.last).getByRole('link', { name: `${nurse.first} ${nurse.last}` }).click();
+  await page.getByRole('button', { name: f.resendInvite }).click();
+  await expect(page.getByText(texts.api['invite.sent'])).toBeVisible();
+  await expect.poll(() => mailedLink(nurse.email, '/approve-account')).not.toBe(firstLink);
+  const secondLink = await mailedLink(nurse.email, '/approve-account');
+  await inviteePage.goto(firstLink);
+  await expect(inviteePage.getByText(texts.auth.approveAccount.invalidLink)).toBeVisible();
+  await inviteePage.goto(secondLink);
+  await expect(inviteePage.getByRole('heading', { level: 1 })).toHaveText(texts.auth.approveAccount.title);
+  await expect(inviteePage.getByRole('button', { name: texts.auth.approveAccount.submit })).toBeVisible();
+
+  // A new address asks first (the user would be signed out everywhere) and sends the invite there.
+  await page.getByLabel(f.email).fill(`draft-${id}-new@e2e.clinic.example`);
+  await page.getByRole('button', { name: f.save }).click();
+  const alert = page.getByRole('alertdialog');
+  await expect(alert).toContainText(f.emailChange.newInvite);
+  await expectNoAxeViolations(page);
+  await alert.getByRole('button', { name: f.emailChange.confirm }).click();
+  await expect(page.getByText(texts.api['user.updated'])).toBeVisible();
+  await mailedLink(`draft-${id}-new@e2e.clinic.example`, '/approve-account');
+  await invitee.close();
+});
+
+test('deactivating a signed-in user signs them out at their next call', async ({ page, browser, staff, texts }) => {
+  const s = texts.staff;
+  const nurse = await staff.create('clinic_nurses', { family: 'Leaving' });
+  const nurseContext = await browser.newContext();
+  const nursePage = await nurseContext.newPage();
+  await signInToHome(nursePage, texts, nurse);
+
+  await signInToHome(page, texts, await staff.create('clinic_it_admins'));
+  await search(page, texts, nurse.lastName);
+  await setCheckbox(rowOf(page, nurse.lastName).getByRole('checkbox'), true);
+  await expect(page.getByText(fill(s.selection.count_one, { count: 1 }))).toBeVisible();
+  await page.getByRole('button', { name: s.actions.deactivate, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(fill(s.bulk.question.deactivate_one, { count: 1 }));
+  await expect(dialog).toContainText(`${nurse.firstName} ${nurse.lastName}`);
+  await expect(dialog).toContainText(s.bulk.permanent.deactivate);
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: fill(s.bulk.confirm.deactivate_one, { count: 1 }) }).click();
+  await expect(page.getByText(s.bulk.done.deactivate_one)).toBeVisible();
+  await expect(rowOf(page, nurse.lastName)).toContainText(s.status.deactivated);
+
+  // The nurse's next call is refused: the page goes to sign-in.
+  await nursePage.reload();
+  await expect(nursePage).toHaveURL('/sign-in');
+  await nurseContext.close();
+
+  // The deactivated list shows them; activating brings them back.
+  await page.getByRole('link', { name: s.tabs.deactivated }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(s.titles.deactivated);
+  await search(page, texts, nurse.lastName);
+  await setCheckbox(rowOf(page, nurse.lastName).getByRole('checkbox'), true);
+  await page.getByRole('button', { name: s.actions.activate, exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: fill(s.bulk.confirm.activate_one, { count: 1 }) }).click();
+  await expect(page.getByText(s.bulk.done.activate_one)).toBeVisible();
+  await expect(page.getByText(s.noMatch)).toBeVisible();
+});
+
+test('select all users a search matches, across three pages, and deactivate them', async ({ page, staff, texts }) => {
+  const s = texts.staff;
+  const family = `Bulk${randomUUID().slice(0, 6)}`;
+  const count = 23;
+  // One by one: each invite and acceptance hashes a password, and the server runs on two cores.
+  for (let index = 0; index < count; index += 1) await staff.create('clinic_nurses', { family });
+
+  await signInToHome(page, texts, await staff.create('clinic_it_admins'));
+  await page.goto(`/admin/physicians?search=${family}&perPage=10`);
+  await expect(page.getByText(fill(s.range, { first: 1, last: 10, total: count }))).toBeVisible();
+  await setCheckbox(page.getByRole('checkbox', { name: s.selection.page }), true);
+  await expect(page.getByText(fill(s.selection.count_other, { count: 10 }))).toBeVisible();
+  await page.getByRole('button', { name: fill(s.selection.selectAll, { count }) }).click();
+  await expect(page.getByText(fill(s.selection.allMatching_other, { count }))).toBeVisible();
+  // The selection holds while paging.
+  await page.getByRole('button', { name: s.next }).click();
+  await expect(page.getByText(fill(s.range, { first: 11, last: 20, total: count }))).toBeVisible();
+  await expect(page.getByText(fill(s.selection.allMatching_other, { count }))).toBeVisible();
+
+  await page.getByRole('button', { name: s.actions.deactivate, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText(fill(s.bulk.question.deactivate_other, { count }));
+  await expect(dialog).toContainText(fill(s.bulk.andMore_other, { count: count - 5 }));
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: fill(s.bulk.confirm.deactivate_other, { count }) }).click();
+  await expect(page.getByText(fill(s.bulk.done.deactivate_other, { count }))).toBeVisible();
+
+  // Every one of them, on every page, is deactivated.
+  await page.goto(`/admin/deactivated?search=${family}&perPage=10`);
+  await expect(page.getByText(fill(s.range, { first: 1, last: 10, total: count }))).toBeVisible();
+  await page.goto(`/admin/physicians?search=${family}&status=active`);
+  await expect(page.getByText(s.noMatch)).toBeVisible();
+});
