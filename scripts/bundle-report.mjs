@@ -41,6 +41,7 @@ const ROUTES = [
   { path: '/admin', modules: [SIGNED_IN_LAYOUT, 'src/features/staff/staff-list-page.tsx'] },
   // /admin/add and /admin/edit share one form.
   { path: '/admin/add', modules: [SIGNED_IN_LAYOUT, 'src/features/staff/user-form-page.tsx'] },
+  { path: '/admin/security-settings', modules: [SIGNED_IN_LAYOUT, 'src/features/security-settings/security-settings-page.tsx'] },
   { path: '/admin/devices', modules: [SIGNED_IN_LAYOUT, 'src/features/devices/devices-page.tsx'] },
   { path: '/physician/list', modules: [SIGNED_IN_LAYOUT, 'src/features/patients/patient-list-page.tsx'] },
   {
@@ -205,9 +206,10 @@ function buildReport(buildDir) {
  * "The build"), so these budgets hold the line where the build stands and are lowered as bytes come out.
  */
 const BUDGETS = [
-  { path: '/sign-in', jsGzip: 218_000, cssGzip: 51_000 },
+  // The admin screens (issue 14) moved TanStack's mutation class into the API client's chunk: +0.4 kB here.
+  { path: '/sign-in', jsGzip: 218_500, cssGzip: 51_000 },
   // The planning route (issue 13) cost the others ~1 kB: the chunks they share with it were split anew.
-  { path: '/physician/list', jsGzip: 235_500, cssGzip: 51_500 },
+  { path: '/physician/list', jsGzip: 236_000, cssGzip: 51_500 },
   { path: '/physician/patient-card', jsGzip: 240_500, cssGzip: 52_000 },
   { path: '/physician/planning', jsGzip: 295_000, cssGzip: 53_000 },
 ];

@@ -29,6 +29,7 @@ const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
   [paths.admin.deactivated.path]: (t) => t('staffPages.deactivated'),
   [paths.admin.addUser.path]: (t) => t('staffPages.add'),
   [paths.admin.editUser.path]: (t) => t('staffPages.edit'),
+  [paths.admin.securitySettings.path]: (t) => t('areas.securitySettings'),
   [paths.admin.devices.path]: (t) => t('devices:title'),
   [paths.physician.root.path]: (t) => t('areas.physician'),
   [paths.physician.list.path]: (t) => t('patients:pageTitle.list'),

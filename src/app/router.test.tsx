@@ -303,8 +303,8 @@ describe('error routes', () => {
     ['/unauthorized', 'Authorization Required'],
     ['/forbidden', 'Forbidden'],
     ['/no/such/page', "We've lost this page"],
-    // A path of the specification whose screen has not arrived yet.
-    ['/admin/security-settings', "We've lost this page"],
+    // A path of the specification whose screen has not arrived yet (issue 15).
+    ['/notifications', "We've lost this page"],
   ])('%s shows %s', async (path, title) => {
     const { container } = await renderRoutes(createRoutes, { path });
     await waitFor(() => expect(h1(container)).toBe(title));

@@ -140,6 +140,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
         children: [
           ...staffRoutes,
           {
+            path: paths.admin.securitySettings.path,
+            lazy: page(['securitySettings'], () => import('@/features/security-settings/security-settings-page'), (m) => m.SecuritySettingsPage),
+          },
+          {
             path: paths.admin.devices.path,
             lazy: page(['devices'], () => import('@/features/devices/devices-page'), (m) => m.DevicesPage),
           },

@@ -22,7 +22,7 @@ import { MAIN_ID } from '@/components/skip-link';
 
 type AreaLink = {
   to: string;
-  label: 'areas.admin' | 'areas.physician' | 'areas.devices';
+  label: 'areas.admin' | 'areas.physician' | 'areas.devices' | 'areas.securitySettings';
   /** Further paths that belong to the section (its link shows as the current one there too). */
   also?: string[];
 };
@@ -35,6 +35,7 @@ const AREA_LINKS: Record<Area, AreaLink[]> = {
       label: 'areas.admin',
       also: [paths.admin.physicians.path, paths.admin.itClinicAdmins.path, paths.admin.deactivated.path, paths.admin.addUser.path, paths.admin.editUser.path],
     },
+    { to: paths.admin.securitySettings.getHref(), label: 'areas.securitySettings' },
     { to: paths.admin.devices.getHref(), label: 'areas.devices' },
   ],
   physician: [{ to: paths.physician.list.getHref(), label: 'areas.physician' }],

@@ -34,6 +34,7 @@ export type Catalogues = {
   planning: typeof import('../../locales/en/planning.json');
   devices: typeof import('../../locales/en/devices.json');
   staff: typeof import('../../locales/en/staff.json');
+  securitySettings: typeof import('../../locales/en/securitySettings.json');
 };
 export type Namespace = keyof Catalogues;
 

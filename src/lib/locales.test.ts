@@ -27,6 +27,7 @@ const SAME_IN_BOTH = new Set([
   'common:language.de',
   'staff:filters.status', // "Status" is German too
   'staff:columns.status',
+  'securitySettings:strength.standard.name', // "Standard" is German too
   'auth:approveAccount.name',
   'common:pageTitle', // "{{page}} – Macula Planner"
   'patients:form.optional', // "(optional)" is German too

@@ -13,6 +13,7 @@ import dePatients from '../../locales/de/patients.json' with { type: 'json' };
 import dePlanning from '../../locales/de/planning.json' with { type: 'json' };
 import deDevices from '../../locales/de/devices.json' with { type: 'json' };
 import deStaff from '../../locales/de/staff.json' with { type: 'json' };
+import deSecuritySettings from '../../locales/de/securitySettings.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
 import enApi from '../../locales/en/api.json' with { type: 'json' };
 import enAuth from '../../locales/en/auth.json' with { type: 'json' };
@@ -27,6 +28,7 @@ import enPatients from '../../locales/en/patients.json' with { type: 'json' };
 import enPlanning from '../../locales/en/planning.json' with { type: 'json' };
 import enDevices from '../../locales/en/devices.json' with { type: 'json' };
 import enStaff from '../../locales/en/staff.json' with { type: 'json' };
+import enSecuritySettings from '../../locales/en/securitySettings.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
 import type { Language } from '../../generated/model/language';
 
@@ -45,6 +47,7 @@ const en = {
   planning: enPlanning,
   devices: enDevices,
   staff: enStaff,
+  securitySettings: enSecuritySettings,
   // The exam file's faults as the server words them (src/domain/npt).
   npt: enNpt,
 };
@@ -63,6 +66,7 @@ const de: Texts = {
   planning: dePlanning,
   devices: deDevices,
   staff: deStaff,
+  securitySettings: deSecuritySettings,
   npt: deNpt,
 };
 

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { PasswordStrength } from '@generated/model/passwordStrength';
+import { Period } from '@generated/model/period';
+import type { SecuritySettings } from '@generated/model/securitySettings';
+import { SettingsScope } from '@generated/model/settingsScope';
+import { updateClinicSettingsBodyLogoutTimeIntervalMax, updateClinicSettingsBodyUsersMax } from '@generated/zod/clinic/clinic.zod';
+
+/** An interval as typed: a whole number from 1 to the contract's maximum (1000), else "Please enter a valid number". */
+const interval = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}$/, 'invalidNumber')
+  .refine((text) => Number(text) >= 1 && Number(text) <= updateClinicSettingsBodyLogoutTimeIntervalMax, 'invalidNumber');
+
+/**
+ * /admin/security-settings as a form: each interval with a switch (off = null in the contract) and its text as
+ * typed, the users the password rules apply to with `several`. An interval that is switched off is not checked.
+ */
+export const settingsFormSchema = z
+  .object({
+    strength: z.enum(PasswordStrength),
+    renewalOn: z.boolean(),
+    renewalInterval: z.string(),
+    renewalPeriod: z.enum(Period),
+    scope: z.enum(SettingsScope),
+    users: z.array(z.string()).max(updateClinicSettingsBodyUsersMax),
+    logoutOn: z.boolean(),
+    logoutInterval: z.string(),
+    logoutPeriod: z.enum(Period),
+  })
+  .superRefine((values, context) => {
+    for (const [on, name] of [
+      [values.renewalOn, 'renewalInterval'],
+      [values.logoutOn, 'logoutInterval'],
+    ] as const) {
+      if (on && !interval.safeParse(values[name]).success) context.addIssue({ code: 'custom', path: [name], message: 'invalidNumber' });
+    }
+    if (values.scope === SettingsScope.several && values.users.length === 0) {
+      context.addIssue({ code: 'custom', path: ['users'], message: 'required' });
+    }
+  });
+export type SettingsFormValues = z.infer<typeof settingsFormSchema>;
+
+/** Server field names → the form's (a 422 names the contract's fields). */
+export const SERVER_FIELDS = {
+  password_renewal_interval: 'renewalInterval',
+  logout_time_interval: 'logoutInterval',
+  users: 'users',
+} as const;
+
+export function settingsFormOf(settings: SecuritySettings): SettingsFormValues {
+  return {
+    strength: settings.password_strength,
+    renewalOn: settings.password_renewal_interval !== null,
+    renewalInterval: String(settings.password_renewal_interval ?? 6),
+    renewalPeriod: settings.password_renewal_period,
+    scope: settings.user,
+    users: settings.users ?? [],
+    logoutOn: settings.logout_time_interval !== null,
+    logoutInterval: String(settings.logout_time_interval ?? 30),
+    logoutPeriod: settings.logout_time_period,
+  };
+}
+
+export function settingsOf(values: SettingsFormValues): SecuritySettings {
+  return {
+    password_strength: values.strength,
+    password_renewal_interval: values.renewalOn ? Number(values.renewalInterval.trim()) : null,
+    password_renewal_period: values.renewalPeriod,
+    user: values.scope,
+    ...(values.scope === SettingsScope.several && { users: values.users }),
+    logout_time_interval: values.logoutOn ? Number(values.logoutInterval.trim()) : null,
+    logout_time_period: values.logoutPeriod,
+  };
+}

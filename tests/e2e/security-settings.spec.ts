@@ -1,0 +1,73 @@
+// /admin/security-settings as a clinic IT admin uses it (seed-spec §2, §3): advanced passwords for chosen users
+// (their invite's approval then asks for 12 characters and a special character), a forced password reset that
+// meets the user at their next sign-in, and a bad interval refused.
+import { expectNoAxeViolations } from './axe';
+import { withClinicSettings } from './clinic-settings';
+import { expect, test } from './fixtures';
+import { chooseRadio, setCheckbox } from './form-controls';
+import { signIn, signInToHome } from './session';
+import { fill } from './texts';
+
+test('advanced passwords for chosen users, a forced reset, a bad interval refused', async ({ page, browser, staff, texts, clinicAdmin }) => {
+  const ss = texts.securitySettings;
+  await withClinicSettings(clinicAdmin, async () => {
+    const invitation = await staff.invite('clinic_nurses', { family: 'Strict' });
+    const nurse = await staff.create('clinic_nurses', { family: 'Reset' });
+    await signInToHome(page, texts, await staff.create('clinic_it_admins'));
+    await page.getByRole('link', { name: texts.common.areas.securitySettings }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ss.title);
+    await expectNoAxeViolations(page);
+
+    // A bad idle interval is refused under its field.
+    const interval = page.getByLabel(ss.interval.signOutAfter);
+    await interval.fill('0');
+    await page.getByRole('button', { name: ss.save }).click();
+    await expect(page.getByText(texts.common.validation.invalidNumber)).toBeVisible();
+    await interval.fill('30');
+
+    // Advanced passwords for the invited nurse only.
+    await chooseRadio(page.getByRole('radio', { name: new RegExp(ss.strength.advanced.name) }));
+    await chooseRadio(page.getByRole('radio', { name: ss.password.several }));
+    await page.getByRole('button', { name: ss.save }).click();
+    await expect(page.getByText(ss.picker.required)).toBeVisible();
+    await page.getByRole('searchbox', { name: ss.picker.search }).fill(invitation.account.lastName);
+    await setCheckbox(page.getByRole('checkbox', { name: new RegExp(invitation.account.lastName) }), true);
+    await expect(page.getByRole('button', { name: fill(ss.picker.remove, { name: `${invitation.account.firstName} ${invitation.account.lastName}` }) })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: ss.save }).click();
+    await expect(page.getByText(texts.api['clinic.settings_updated'])).toBeVisible();
+
+    // The invitee's approval follows the advanced rules.
+    const invitee = await browser.newContext();
+    const inviteePage = await invitee.newPage();
+    await inviteePage.goto(invitation.link);
+    const hints = inviteePage.locator('.mp-password-hints');
+    await expect(hints).toContainText(fill(texts.common.passwordHints.min_length, { min: 12 }));
+    await expect(hints).toContainText(texts.common.passwordHints.special);
+    await invitee.close();
+
+    // A forced reset for one nurse: signed out now, a new password at the next sign-in.
+    await page.getByRole('button', { name: ss.actions.force }).click();
+    const dialog = page.getByRole('dialog');
+    await chooseRadio(dialog.getByRole('radio', { name: ss.forceReset.several }));
+    await dialog.getByRole('searchbox', { name: ss.picker.search }).fill(nurse.lastName);
+    await setCheckbox(dialog.getByRole('checkbox', { name: new RegExp(nurse.lastName) }), true);
+    await expect(dialog).toContainText(ss.forceReset.permanent);
+    await expectNoAxeViolations(page);
+    await dialog.getByRole('button', { name: ss.forceReset.confirm }).click();
+    await expect(page.getByText(texts.api['clinic.password_reset_forced'])).toBeVisible();
+
+    const nurseContext = await browser.newContext();
+    const nursePage = await nurseContext.newPage();
+    await nursePage.goto('/sign-in');
+    await signIn(nursePage, texts, nurse);
+    await expect(nursePage).toHaveURL('/new-password');
+    await expect(nursePage.getByText(texts.auth.newPassword.forced)).toBeVisible();
+    await nursePage.getByLabel(texts.common.passwordFields.current, { exact: true }).fill(nurse.password);
+    await nursePage.getByLabel(texts.common.passwordFields.new, { exact: true }).fill('Renewed-Pass-2027');
+    await nursePage.getByLabel(texts.common.passwordFields.confirmation, { exact: true }).fill('Renewed-Pass-2027');
+    await nursePage.getByRole('button', { name: texts.auth.newPassword.submit }).click();
+    await expect(nursePage).toHaveURL('/physician/list');
+    await nurseContext.close();
+  });
+});
