@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { LEGAL_DOCUMENTS, paths } from '@/config/paths';
 
 /** The namespaces page titles come from (common first: its keys need no prefix). */
-export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile', 'patients', 'devices'] as const;
+export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile', 'patients', 'devices', 'staff', 'adminPatients', 'securitySettings'] as const;
 type TitleT = TFunction<typeof TITLE_NAMESPACES>;
 
 /**
@@ -23,13 +23,17 @@ const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
     LEGAL_DOCUMENTS.map((document) => [`/${document}`, (t: TitleT) => t(`legal:documents.${document}`)]),
   ),
   [paths.profileSettings.path]: (t) => t('profile:title'),
-  [paths.admin.root.path]: (t) => t('staffPages.clinical'),
-  [paths.admin.physicians.path]: (t) => t('staffPages.clinical'),
-  [paths.admin.itClinicAdmins.path]: (t) => t('staffPages.itAdmins'),
-  [paths.admin.deactivated.path]: (t) => t('staffPages.deactivated'),
-  [paths.admin.addUser.path]: (t) => t('staffPages.add'),
-  [paths.admin.editUser.path]: (t) => t('staffPages.edit'),
-  [paths.admin.securitySettings.path]: (t) => t('areas.securitySettings'),
+  [paths.admin.root.path]: (t) => t('staff:titles.clinical'),
+  [paths.admin.physicians.path]: (t) => t('staff:titles.clinical'),
+  [paths.admin.itClinicAdmins.path]: (t) => t('staff:titles.itAdmins'),
+  [paths.admin.deactivated.path]: (t) => t('staff:titles.deactivated'),
+  [paths.admin.addUser.path]: (t) => t('staff:form.addTitle'),
+  [paths.admin.editUser.path]: (t) => t('staff:form.editTitleLoading'),
+  [paths.admin.patientList.path]: (t) => t('adminPatients:titles.active'),
+  [paths.admin.patientListActive.path]: (t) => t('adminPatients:titles.active'),
+  [paths.admin.patientListDeleting.path]: (t) => t('adminPatients:titles.deleting'),
+  [paths.admin.patientListArchived.path]: (t) => t('adminPatients:titles.archived'),
+  [paths.admin.securitySettings.path]: (t) => t('securitySettings:title'),
   [paths.admin.devices.path]: (t) => t('devices:title'),
   [paths.physician.root.path]: (t) => t('areas.physician'),
   [paths.physician.list.path]: (t) => t('patients:pageTitle.list'),

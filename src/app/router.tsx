@@ -139,6 +139,21 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
         ),
         children: [
           ...staffRoutes,
+          { path: paths.admin.patientList.path, element: <Navigate to={paths.admin.patientList.getHref('active')} replace /> },
+          ...(
+            [
+              [paths.admin.patientListActive.path, 'active'],
+              [paths.admin.patientListDeleting.path, 'deleting'],
+              [paths.admin.patientListArchived.path, 'archived'],
+            ] as const
+          ).map(([path, list]) => ({
+            path,
+            lazy: page(['adminPatients', 'patients'], () => import('@/features/admin-patients/admin-patients-page'), ({ AdminPatientsPage }) =>
+              function AdminPatientList() {
+                return <AdminPatientsPage list={list} />;
+              },
+            ),
+          })),
           {
             path: paths.admin.securitySettings.path,
             lazy: page(['securitySettings'], () => import('@/features/security-settings/security-settings-page'), (m) => m.SecuritySettingsPage),

@@ -22,7 +22,7 @@ import { MAIN_ID } from '@/components/skip-link';
 
 type AreaLink = {
   to: string;
-  label: 'areas.admin' | 'areas.physician' | 'areas.devices' | 'areas.securitySettings';
+  label: 'areas.admin' | 'areas.physician' | 'areas.devices' | 'areas.securitySettings' | 'areas.adminPatients';
   /** Further paths that belong to the section (its link shows as the current one there too). */
   also?: string[];
 };
@@ -34,6 +34,11 @@ const AREA_LINKS: Record<Area, AreaLink[]> = {
       to: paths.admin.root.getHref(),
       label: 'areas.admin',
       also: [paths.admin.physicians.path, paths.admin.itClinicAdmins.path, paths.admin.deactivated.path, paths.admin.addUser.path, paths.admin.editUser.path],
+    },
+    {
+      to: paths.admin.patientList.getHref('active'),
+      label: 'areas.adminPatients',
+      also: [paths.admin.patientList.path, paths.admin.patientListDeleting.path, paths.admin.patientListArchived.path],
     },
     { to: paths.admin.securitySettings.getHref(), label: 'areas.securitySettings' },
     { to: paths.admin.devices.getHref(), label: 'areas.devices' },

@@ -35,6 +35,7 @@ export type Catalogues = {
   devices: typeof import('../../locales/en/devices.json');
   staff: typeof import('../../locales/en/staff.json');
   securitySettings: typeof import('../../locales/en/securitySettings.json');
+  adminPatients: typeof import('../../locales/en/adminPatients.json');
 };
 export type Namespace = keyof Catalogues;
 

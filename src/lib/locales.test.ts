@@ -28,6 +28,7 @@ const SAME_IN_BOTH = new Set([
   'staff:filters.status', // "Status" is German too
   'staff:columns.status',
   'securitySettings:strength.standard.name', // "Standard" is German too
+  'adminPatients:columns.patient', // "Patient" is German too
   'auth:approveAccount.name',
   'common:pageTitle', // "{{page}} – Macula Planner"
   'patients:form.optional', // "(optional)" is German too

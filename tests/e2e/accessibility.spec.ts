@@ -97,5 +97,5 @@ test('every signed-in route has its page title', async ({ page, staff, texts }) 
   await page.goto('/physician/list');
   await logOut(page, texts);
   await signInToHome(page, texts, await staff.create('clinic_it_admins'));
-  await expect(page).toHaveTitle(pageTitle(texts, texts.common.staffPages.clinical));
+  await expect(page).toHaveTitle(pageTitle(texts, texts.staff.titles.clinical));
 });

@@ -90,7 +90,7 @@ test('without a choice on /sign-in, the profile\'s language applies', async ({ p
   await signIn(page, TEXTS[lang], account);
 
   await expect(page).toHaveURL('/admin');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(TEXTS[other].common.staffPages.clinical);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(TEXTS[other].staff.titles.clinical);
   await expect(page.locator('html')).toHaveAttribute('lang', other);
 });
 

@@ -7,7 +7,7 @@ import type { Texts } from './texts';
 
 /** Where each role lands after signing in (seed-spec §2), and the heading of that page. */
 export const ROLE_HOMES: { role: StaffRole; path: string; heading: (texts: Texts) => string }[] = [
-  { role: 'clinic_it_admins', path: '/admin', heading: (texts) => texts.common.staffPages.clinical },
+  { role: 'clinic_it_admins', path: '/admin', heading: (texts) => texts.staff.titles.clinical },
   { role: 'clinic_physicians', path: '/physician/list', heading: (texts) => texts.common.areas.physician },
   { role: 'clinic_nurses', path: '/physician/list', heading: (texts) => texts.common.areas.physician },
 ];

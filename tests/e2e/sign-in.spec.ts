@@ -52,7 +52,7 @@ test('a signed-in user who opens /sign-in is sent to the home of their role', as
   await page.goto('/sign-in');
 
   await expect(page).toHaveURL(homeOf(account.role).path);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.common.staffPages.clinical);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.staff.titles.clinical);
   await expect(page.getByLabel(texts.auth.signIn.password, { exact: true })).toHaveCount(0);
 });
 

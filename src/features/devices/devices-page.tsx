@@ -83,7 +83,7 @@ export function DevicesPage() {
         </p>
       )}
       <div className={`mp-table-wrap ${query.isFetching && query.isPlaceholderData ? 'mp-table-stale' : ''}`} aria-busy={query.isFetching}>
-        <HTMLTable className="mp-devices-table" striped aria-describedby={captionId}>
+        <HTMLTable className="mp-list-table" striped aria-describedby={captionId}>
           <caption id={captionId} className="mp-visually-hidden">
             {t('caption')}
           </caption>

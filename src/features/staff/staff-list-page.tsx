@@ -47,12 +47,12 @@ const TABS: { scope: StaffScope; to: string }[] = [
 function StaffTabs({ scope }: { scope: StaffScope }) {
   const { t } = useTranslation('staff');
   return (
-    <nav aria-label={t('tabs.label')} className="mp-staff-tabs">
+    <nav aria-label={t('tabs.label')} className="mp-tabs">
       {TABS.map((tab) => (
         <NavLink
           key={tab.scope}
           to={tab.to}
-          className={`mp-staff-tab${tab.scope === scope ? ' mp-staff-tab-active' : ''}`}
+          className={`mp-tab${tab.scope === scope ? ' mp-tab-active' : ''}`}
           aria-current={tab.scope === scope ? 'page' : undefined}
         >
           {t(`tabs.${tab.scope}`)}
@@ -74,8 +74,8 @@ function StaffRow({ user, selfId, selected, onToggle }: StaffRowProps) {
   const name = `${user.firstName} ${user.lastName}`;
   return (
     <tr className={selected ? 'mp-row-selected' : undefined}>
-      <td className="mp-staff-check">
-        <Checkbox className="mp-staff-checkbox" aria-label={t('selection.one', { name })} checked={selected} onChange={onToggle} />
+      <td className="mp-check-cell">
+        <Checkbox className="mp-check-cellbox" aria-label={t('selection.one', { name })} checked={selected} onChange={onToggle} />
       </td>
       <td>
         <Link to={paths.admin.editUser.getHref(user.id)} className="mp-staff-name">
@@ -154,8 +154,8 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
         </Link>
       </div>
       <StaffTabs scope={scope} />
-      <div className="mp-staff-filters" role="search">
-        <div className="mp-staff-filter mp-staff-search">
+      <div className="mp-list-filters" role="search">
+        <div className="mp-list-filter mp-list-search">
           <label htmlFor={ids.search}>{t('search')}</label>
           <InputGroup
             id={ids.search}
@@ -168,7 +168,7 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
           />
         </div>
         {filters.role && (
-          <div className="mp-staff-filter">
+          <div className="mp-list-filter">
             <label htmlFor={ids.role}>{t('filters.role')}</label>
             <HTMLSelect id={ids.role} value={view.role} onChange={(event) => show({ ...view, role: event.currentTarget.value as StaffView['role'], page: 1 }, true)}>
               {ROLE_CHOICES.map((role) => (
@@ -180,7 +180,7 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
           </div>
         )}
         {filters.status && (
-          <div className="mp-staff-filter">
+          <div className="mp-list-filter">
             <label htmlFor={ids.status}>{t('filters.status')}</label>
             <HTMLSelect
               id={ids.status}
@@ -197,10 +197,10 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
         )}
       </div>
 
-      <div className="mp-staff-selection" aria-live="polite">
+      <div className="mp-selection-bar" aria-live="polite">
         {count > 0 ? (
           <>
-            <span className="mp-staff-selection-count">
+            <span className="mp-selection-count">
               {selection.kind === 'all' ? t('selection.allMatching', { count }) : t('selection.count', { count })}
             </span>
             {selection.kind === 'some' && pageSelected && meta && meta.total > count && (
@@ -211,7 +211,7 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
             <Button variant="minimal" onClick={selecting.clear}>
               {t('selection.clear')}
             </Button>
-            <div className="mp-staff-actions" role="group" aria-label={t('selection.actions')}>
+            <div className="mp-selection-actions" role="group" aria-label={t('selection.actions')}>
               {STAFF_ACTIONS.map((candidate) => (
                 <Button key={candidate} size="small" disabled={!usable(candidate)} onClick={() => setAction(candidate)}>
                   {t(`actions.${candidate}`)}
@@ -230,15 +230,15 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
         </p>
       )}
       <div className={`mp-table-wrap ${query.isFetching && query.isPlaceholderData ? 'mp-table-stale' : ''}`} aria-busy={query.isFetching}>
-        <HTMLTable className="mp-staff-table" striped aria-describedby={ids.caption}>
+        <HTMLTable className="mp-list-table" striped aria-describedby={ids.caption}>
           <caption id={ids.caption} className="mp-visually-hidden">
             {t(`titles.${scope}`)}
           </caption>
           <thead>
             <tr>
-              <th scope="col" className="mp-staff-check">
+              <th scope="col" className="mp-check-cell">
                 <Checkbox
-                  className="mp-staff-checkbox"
+                  className="mp-check-cellbox"
                   aria-label={t('selection.page')}
                   checked={pageSelected}
                   indeterminate={!pageSelected && somePageSelected}
@@ -280,7 +280,7 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
       {meta && meta.total > 0 && (
         <div className="mp-list-paging">
           <p className="mp-list-range">{t('range', { first, last, total: meta.total })}</p>
-          <div className="mp-staff-page-size">
+          <div className="mp-page-size">
             <label htmlFor={ids.perPage}>{t('perPage')}</label>
             <HTMLSelect id={ids.perPage} value={view.perPage} onChange={(event) => show({ ...view, perPage: Number(event.currentTarget.value), page: 1 }, true)}>
               {PAGE_SIZES.map((size) => (

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { adminPatientsParams, DEFAULT_VIEW, readAdminPatientsView, writeAdminPatientsView } from './admin-patients-view';
+
+describe('admin patient lists in the URL', () => {
+  it('reads what it wrote; only what differs from the defaults is written', () => {
+    const view = { search: 'Schneider', sort: '-birthday', page: 2 } as const;
+    expect(readAdminPatientsView(writeAdminPatientsView(view))).toEqual(view);
+    expect(writeAdminPatientsView(DEFAULT_VIEW).toString()).toBe('');
+  });
+
+  it('falls back to the defaults for what no link of ours writes', () => {
+    expect(readAdminPatientsView(new URLSearchParams('sort=treatmentsCount&page=-1'))).toEqual(DEFAULT_VIEW);
+  });
+
+  it('asks for the list by its status', () => {
+    expect(adminPatientsParams('deleting', { ...DEFAULT_VIEW, search: 'Lang' })).toEqual({
+      page: 1,
+      perPage: 20,
+      status: 'deleting',
+      sort: 'secondName',
+      search: 'Lang',
+    });
+  });
+});

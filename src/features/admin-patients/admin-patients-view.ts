@@ -1,0 +1,56 @@
+/**
+ * What an admin patient list shows lives in the URL (a reload or a shared link shows the same): the search, the
+ * sort and the page. Values no link of ours writes fall back to the defaults.
+ */
+import type { ListPatientsParams } from '@generated/model/listPatientsParams';
+import { PatientSort } from '@generated/model/patientSort';
+import type { PatientStatus } from '@generated/model/patientStatus';
+
+export type PatientListName = 'active' | 'deleting' | 'archived';
+export const PATIENT_LISTS: readonly PatientListName[] = ['active', 'deleting', 'archived'];
+
+export interface AdminPatientsView {
+  search: string;
+  sort: PatientSort;
+  page: number;
+}
+
+export const PER_PAGE = 20;
+export const SEARCH_MAX = 100;
+/** Deletion requests newest first would need their own key; the lists sort by name unless asked otherwise. */
+export const DEFAULT_VIEW: AdminPatientsView = { search: '', sort: PatientSort.secondName, page: 1 };
+export const SORTS = [PatientSort.secondName, PatientSort['-secondName'], PatientSort.birthday, PatientSort['-birthday'], PatientSort['-latestSessionDate'], PatientSort['-createdAt']] as const;
+
+export function readAdminPatientsView(params: URLSearchParams): AdminPatientsView {
+  const page = params.get('page') ?? '';
+  const sort = params.get('sort');
+  return {
+    search: (params.get('search') ?? '').trim().slice(0, SEARCH_MAX),
+    sort: SORTS.find((candidate) => candidate === sort) ?? DEFAULT_VIEW.sort,
+    page: /^\d{1,6}$/.test(page) && Number(page) >= 1 ? Number(page) : DEFAULT_VIEW.page,
+  };
+}
+
+export function writeAdminPatientsView(view: AdminPatientsView): URLSearchParams {
+  const params = new URLSearchParams();
+  if (view.search) params.set('search', view.search);
+  if (view.sort !== DEFAULT_VIEW.sort) params.set('sort', view.sort);
+  if (view.page !== DEFAULT_VIEW.page) params.set('page', String(view.page));
+  return params;
+}
+
+export const adminPatientsParams = (list: PatientListName, view: AdminPatientsView): ListPatientsParams => ({
+  page: view.page,
+  perPage: PER_PAGE,
+  status: list as PatientStatus,
+  sort: view.sort,
+  ...(view.search && { search: view.search }),
+});
+
+/** The actions each list offers (the contract's bulk update and erasure). */
+export type PatientAction = 'archive' | 'unarchive' | 'restore' | 'erase';
+export const ACTIONS_OF: Record<PatientListName, PatientAction[]> = {
+  active: ['archive'],
+  deleting: ['restore', 'erase'],
+  archived: ['unarchive', 'erase'],
+};
