@@ -1,8 +1,10 @@
 // The demo clinic of `npm start` on an empty database (never with NODE_ENV=production): the three
 // accounts of the README, staff in every status, a dozen patients across the lists, devices online and
 // offline, and a few notifications. Written in one transaction: a demo is all there or not at all.
+import { sql } from 'kysely';
 import { Readable } from 'node:stream';
 import { buildSampleExam } from './sample-exam';
+import { DEMO_SESSIONS } from './demo-sessions';
 import type { AppContext } from '../context';
 import type { Database } from '../db/tables';
 import { acceptExam } from '../services/exam-upload';
@@ -125,14 +127,6 @@ const PATIENTS: PatientSeed[] = [
 const DELETION_REASON = 'Duplicate record created by mistake';
 
 /** Demo sessions: exams generated for these patients (by name), captured so many days ago. */
-const SESSIONS: { patient: string; eye: 'OD' | 'OS'; daysAgo: number; by: 'physician' | 'nurse' }[] = [
-  { patient: 'Maria Schneider', eye: 'OD', daysAgo: 92, by: 'physician' },
-  { patient: 'Maria Schneider', eye: 'OD', daysAgo: 2, by: 'nurse' },
-  { patient: 'Thomas Becker', eye: 'OD', daysAgo: 1, by: 'physician' },
-  { patient: 'Elena Fischer', eye: 'OS', daysAgo: 4, by: 'nurse' },
-  { patient: 'Klaus Wagner', eye: 'OS', daysAgo: 7, by: 'physician' },
-  { patient: 'Günter Schäfer', eye: 'OD', daysAgo: 35, by: 'physician' },
-];
 
 /** Seeds the demo clinic; returns what `npm start` prints. */
 export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
@@ -309,7 +303,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
   });
 
   // Sessions from generated exam files, uploaded as the clinic would; the worker processes them after start.
-  for (const [index, session] of SESSIONS.entries()) {
+  for (const [index, session] of DEMO_SESSIONS.entries()) {
     const patient = PATIENTS.find((p) => `${p.name} ${p.secondName}` === session.patient)!;
     const exam = await buildSampleExam({
       name: patient.name,
@@ -328,6 +322,8 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
       lang: 'en',
     });
   }
+  // Each exam was uploaded the day it was taken (a clinic uploads after the exam), not when the seed ran.
+  await sql`update treatments set created_at = date where clinic_id = ${seeded.clinicId}`.execute(ctx.db);
 
   const account = (key: string) => {
     const staff = STAFF.find((s) => s.key === key)!;

@@ -21,6 +21,8 @@ export interface SampleExamOptions {
   /** Everything not given is derived from it; without one a random seed is drawn. */
   seed?: number;
   deviceSideId?: string;
+  /** The laser system named in the file (default SAMPLE_DEVICE's). */
+  deviceId?: string;
   /** ISO 8601 with offset. */
   capturedAt?: string;
   /** A real fundus photograph (JPEG or PNG) to wrap, byte for byte, instead of painting one. */
@@ -245,7 +247,7 @@ export async function buildSampleExam(options: SampleExamOptions = {}): Promise<
 
   const manifest: ExamManifestInput = {
     createdAt,
-    device: { ...SAMPLE_DEVICE },
+    device: { ...SAMPLE_DEVICE, ...(options.deviceId && { deviceId: options.deviceId }) },
     patient: { deviceSideId, ...person },
     exam: { eye, capturedAt, fieldOfViewDeg: FIELD_OF_VIEW_DEG, umPerPixel },
     laser: { spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90 },

@@ -159,6 +159,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
             lazy: page(['securitySettings'], () => import('@/features/security-settings/security-settings-page'), (m) => m.SecuritySettingsPage),
           },
           {
+            path: paths.admin.billing.path,
+            lazy: page(['billing'], () => import('@/features/billing/billing-page'), (m) => m.BillingPage),
+          },
+          {
             path: paths.admin.devices.path,
             lazy: page(['devices'], () => import('@/features/devices/devices-page'), (m) => m.DevicesPage),
           },

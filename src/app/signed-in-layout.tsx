@@ -22,7 +22,7 @@ import { MAIN_ID } from '@/components/skip-link';
 
 type AreaLink = {
   to: string;
-  label: 'areas.admin' | 'areas.physician' | 'areas.devices' | 'areas.securitySettings' | 'areas.adminPatients';
+  label: `areas.${'admin' | 'physician' | 'devices' | 'securitySettings' | 'adminPatients' | 'billing'}`;
   /** Further paths that belong to the section (its link shows as the current one there too). */
   also?: string[];
 };
@@ -42,6 +42,7 @@ const AREA_LINKS: Record<Area, AreaLink[]> = {
     },
     { to: paths.admin.securitySettings.getHref(), label: 'areas.securitySettings' },
     { to: paths.admin.devices.getHref(), label: 'areas.devices' },
+    { to: paths.admin.billing.getHref(), label: 'areas.billing' },
   ],
   physician: [{ to: paths.physician.list.getHref(), label: 'areas.physician' }],
 };

@@ -72,6 +72,8 @@ export const paths = {
     patientListArchived: { path: '/admin/patient-list/archived', getHref: () => '/admin/patient-list/archived' },
     securitySettings: { path: '/admin/security-settings', getHref: () => '/admin/security-settings' },
     devices: { path: '/admin/devices', getHref: () => '/admin/devices' },
+    /** The billing tab the user screens mention (seed-spec §2); an addition of ours. */
+    billing: { path: '/admin/billing', getHref: () => '/admin/billing' },
     addUser: { path: '/admin/add', getHref: () => '/admin/add' },
     editUser: { path: '/admin/edit', getHref: (userId: string) => withQuery('/admin/edit', { userId }) },
   },

@@ -36,6 +36,7 @@ export type Catalogues = {
   staff: typeof import('../../locales/en/staff.json');
   securitySettings: typeof import('../../locales/en/securitySettings.json');
   adminPatients: typeof import('../../locales/en/adminPatients.json');
+  billing: typeof import('../../locales/en/billing.json');
 };
 export type Namespace = keyof Catalogues;
 

@@ -13,6 +13,7 @@ import dePatients from '../../locales/de/patients.json' with { type: 'json' };
 import dePlanning from '../../locales/de/planning.json' with { type: 'json' };
 import deDevices from '../../locales/de/devices.json' with { type: 'json' };
 import deStaff from '../../locales/de/staff.json' with { type: 'json' };
+import deBilling from '../../locales/de/billing.json' with { type: 'json' };
 import deAdminPatients from '../../locales/de/adminPatients.json' with { type: 'json' };
 import deSecuritySettings from '../../locales/de/securitySettings.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
@@ -29,6 +30,7 @@ import enPatients from '../../locales/en/patients.json' with { type: 'json' };
 import enPlanning from '../../locales/en/planning.json' with { type: 'json' };
 import enDevices from '../../locales/en/devices.json' with { type: 'json' };
 import enStaff from '../../locales/en/staff.json' with { type: 'json' };
+import enBilling from '../../locales/en/billing.json' with { type: 'json' };
 import enAdminPatients from '../../locales/en/adminPatients.json' with { type: 'json' };
 import enSecuritySettings from '../../locales/en/securitySettings.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
@@ -49,6 +51,7 @@ const en = {
   planning: enPlanning,
   devices: enDevices,
   staff: enStaff,
+  billing: enBilling,
   adminPatients: enAdminPatients,
   securitySettings: enSecuritySettings,
   // The exam file's faults as the server words them (src/domain/npt).
@@ -69,6 +72,7 @@ const de: Texts = {
   planning: dePlanning,
   devices: deDevices,
   staff: deStaff,
+  billing: deBilling,
   adminPatients: deAdminPatients,
   securitySettings: deSecuritySettings,
   npt: deNpt,
