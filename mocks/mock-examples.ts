@@ -14,8 +14,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 interface ExampleRoute {
   /** Matches `/api` + the path template; the groups are the path's ids. */
   pattern: RegExp;
-  examples: { name: string; ownId: unknown; text: string }[];
+  examples: { name: string; ownId: unknown; text: string; filters: [string, string][] }[];
 }
+
+/** The query a summary names in parentheses, e.g. "IT admins (role=clinic_it_admins)" → [[role, clinic_it_admins]]. */
+const filtersOf = (summary: unknown): [string, string][] =>
+  typeof summary === 'string' ? [...summary.matchAll(/\b(\w+)=([\w-]+)/g)].map((match) => [match[1], match[2]]) : [];
 
 /** GET operations with more than one JSON example of their success answer, as patterns to match calls. */
 export function exampleRoutes(contract: Json): ExampleRoute[] {
@@ -38,7 +42,7 @@ export function exampleRoutes(contract: Json): ExampleRoute[] {
       pattern: new RegExp(`^/api${source}(?:\\?|$)`),
       examples: examples.map(([name, example]) => {
         const value = resolve(example).value as Json | undefined;
-        return { name, ownId: (value?.data as Json | undefined)?.id, text: JSON.stringify(value ?? null) };
+        return { name, ownId: (value?.data as Json | undefined)?.id, text: JSON.stringify(value ?? null), filters: filtersOf(resolve(example).summary) };
       }),
     });
   }
@@ -47,14 +51,21 @@ export function exampleRoutes(contract: Json): ExampleRoute[] {
 
 /**
  * The example for a call, or null for Prism's first one: the example that is the resource asked for
- * (`data.id` is the last id of the path) wins over one that merely names every id of the path.
+ * (`data.id` is the last id of the path) wins over one that merely names every id of the path. A list's
+ * example whose summary names a query (e.g. "(status=deleting)") answers a call with that query.
  */
 export function exampleFor(routes: ExampleRoute[], url: string): string | null {
   for (const route of routes) {
     const match = route.pattern.exec(url);
     if (!match) continue;
     const ids = match.slice(1).map((part) => decodeURIComponent(part)).filter((part) => UUID.test(part));
-    if (!ids.length) return null;
+    if (!ids.length) {
+      const query = new URLSearchParams(url.split('?')[1] ?? '');
+      const named = route.examples.find(
+        (example) => example.filters.length > 0 && example.filters.every(([key, value]) => query.getAll(key).includes(value)),
+      );
+      return named?.name ?? null;
+    }
     const own = route.examples.find((example) => example.ownId === ids[ids.length - 1]);
     if (own) return own.name;
     return route.examples.find((example) => ids.every((id) => example.text.includes(`"${id}"`)))?.name ?? null;

@@ -105,6 +105,14 @@ describe('mocks/mock-examples.ts', () => {
     expect(exampleFor(routes, `/api/patients/${MARIA}/comparison?first=a&second=b`)).toBeNull();
   });
 
+  it('answers a list call with the example whose summary names its query', () => {
+    expect(exampleFor(routes, '/api/patients?page=1&perPage=20&status=deleting&sort=secondName')).toBe('deleting');
+    expect(exampleFor(routes, '/api/users?page=1&perPage=20&role=clinic_it_admins')).toBe('itAdmins');
+    expect(exampleFor(routes, '/api/users?page=1&status=deactivated')).toBe('deactivated');
+    expect(exampleFor(routes, '/api/users?role=clinic_physicians&role=clinic_nurses')).toBeNull();
+    expect(exampleFor(routes, '/api/clinic/devices?status=offline')).toBe('offline');
+  });
+
   it('prefers the example that is the resource over one that merely names it', () => {
     // Session 1 of Maria Schneider is named in other examples too (her list, the comparison).
     expect(exampleFor(routes, '/api/treatments/1a7c3e95-2b4d-4f6a-8c0e-9d1f3a5b7c2e')).toBe('modified');
