@@ -34,6 +34,9 @@ test('advanced passwords for chosen users, a forced reset, a bad interval refuse
     await setCheckbox(page.getByRole('checkbox', { name: new RegExp(invitation.account.lastName) }), true);
     await expect(page.getByRole('button', { name: fill(ss.picker.remove, { name: `${invitation.account.firstName} ${invitation.account.lastName}` }) })).toBeVisible();
     await expectNoAxeViolations(page);
+    // Renewal every 3 months for them too.
+    await setCheckbox(page.getByRole('checkbox', { name: ss.password.renewal }), true);
+    await page.getByLabel(ss.interval.renewEvery).fill('3');
     await page.getByRole('button', { name: ss.save }).click();
     await expect(page.getByText(texts.api['clinic.settings_updated'])).toBeVisible();
 
@@ -56,6 +59,16 @@ test('advanced passwords for chosen users, a forced reset, a bad interval refuse
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: ss.forceReset.confirm }).click();
     await expect(page.getByText(texts.api['clinic.password_reset_forced'])).toBeVisible();
+
+    // Stop password renewal: asked first, then the switch is off.
+    await page.getByRole('button', { name: ss.actions.stop }).click();
+    const alert = page.getByRole('alertdialog');
+    await expect(alert).toContainText(ss.actions.stopConfirm);
+    await expectNoAxeViolations(page);
+    await alert.getByRole('button', { name: ss.actions.stop }).click();
+    await expect(alert).toBeHidden();
+    await expect(page.getByRole('checkbox', { name: ss.password.renewal })).not.toBeChecked();
+    await expect(page.getByRole('button', { name: ss.actions.stop })).toBeDisabled();
 
     const nurseContext = await browser.newContext();
     const nursePage = await nurseContext.newPage();

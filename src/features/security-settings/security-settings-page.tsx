@@ -13,6 +13,7 @@ import {
 } from '@generated/hooks/clinic/clinic';
 import { PasswordStrength } from '@generated/model/passwordStrength';
 import { Period } from '@generated/model/period';
+import type { SecuritySettings } from '@generated/model/securitySettings';
 import type { SecuritySettingsResponse } from '@generated/model/securitySettingsResponse';
 import { SettingsScope } from '@generated/model/settingsScope';
 import { useFailureMessage } from '@/components/form-fields';
@@ -170,11 +171,32 @@ function ForceResetDialog({ onClose }: { onClose: () => void }) {
 /** /admin/security-settings (seed-spec §2, §3): password strength, renewal, whom they apply to, idle sign-out. */
 export function SecuritySettingsPage() {
   const { t } = useTranslation('securitySettings');
+  const failureMessage = useFailureMessage();
+  const settings = useGetClinicSettings();
+  return (
+    <>
+      <h1 className="mp-page-title">{t('title')}</h1>
+      <p className="mp-page-intro">{t('intro')}</p>
+      {settings.isError ? (
+        <Callout intent="danger" role="alert">
+          {failureMessage(settings.error)}
+        </Callout>
+      ) : !settings.data ? (
+        <Spinner aria-label={t('loading')} />
+      ) : (
+        <SettingsEditor saved={settings.data.data} />
+      )}
+    </>
+  );
+}
+
+/** The form, made from the saved settings and reset to what each save answers. */
+function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
+  const { t } = useTranslation('securitySettings');
   const queryClient = useQueryClient();
   const notify = useNotify();
   const failureMessage = useFailureMessage();
   const validationMessage = useValidationMessage();
-  const settings = useGetClinicSettings();
   const [forcing, setForcing] = useState(false);
   const [stopping, setStopping] = useState(false);
   const ids = { strength: useId(), scope: useId(), picker: useId() };
@@ -185,8 +207,7 @@ export function SecuritySettingsPage() {
     setError,
     watch,
     formState: { errors, isDirty },
-  // The form follows the saved settings (`values`), keeping what the user has changed.
-  } = useForm<SettingsFormValues>({ resolver, values: settings.data ? settingsFormOf(settings.data.data) : undefined, resetOptions: { keepDirtyValues: true } });
+  } = useForm<SettingsFormValues>({ resolver, defaultValues: settingsFormOf(savedSettings) });
 
   const saved = (answer: SecuritySettingsResponse) => {
     queryClient.setQueryData(getGetClinicSettingsQueryKey(), answer);
@@ -209,27 +230,12 @@ export function SecuritySettingsPage() {
       onError: (error) => notify({ intent: 'danger', message: failureMessage(error), duration: 0 }),
     },
   });
-  if (settings.isError) {
-    return (
-      <>
-        <h1 className="mp-page-title">{t('title')}</h1>
-        <Callout intent="danger" role="alert">
-          {failureMessage(settings.error)}
-        </Callout>
-      </>
-    );
-  }
   const [renewalOn, logoutOn, scope] = watch(['renewalOn', 'logoutOn', 'scope']);
-  const renewalSaved = settings.data?.data.password_renewal_interval != null;
+  const renewalSaved = savedSettings.password_renewal_interval != null;
 
   return (
     <>
-      <h1 className="mp-page-title">{t('title')}</h1>
-      <p className="mp-page-intro">{t('intro')}</p>
-      {!settings.data ? (
-        <Spinner aria-label={t('loading')} />
-      ) : (
-        <div className="mp-security-layout">
+      <div className="mp-security-layout">
           <form noValidate onSubmit={(event) => void handleSubmit((values) => update.mutate({ data: settingsOf(values) }))(event)}>
             <Card className="mp-security-card">
               <h2 className="mp-card-title">{t('password.title')}</h2>
@@ -306,7 +312,7 @@ export function SecuritySettingsPage() {
                 {t('save')}
               </Button>
               {isDirty && (
-                <Button size="large" onClick={() => reset(settingsFormOf(settings.data.data))} disabled={update.isPending}>
+                <Button size="large" onClick={() => reset(settingsFormOf(savedSettings))} disabled={update.isPending}>
                   {t('discard')}
                 </Button>
               )}
@@ -323,8 +329,7 @@ export function SecuritySettingsPage() {
               {t('actions.stop')}
             </Button>
           </Card>
-        </div>
-      )}
+      </div>
       {forcing && <ForceResetDialog onClose={() => setForcing(false)} />}
       <Alert
         isOpen={stopping}
