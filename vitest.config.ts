@@ -35,9 +35,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          // A worker per core (Vitest's default leaves one out): the suites spend much of their time waiting
-          // on timers, jobs and the database, so two files side by side take 219 s instead of 328 s here.
-          maxWorkers: '100%',
         },
       },
       {
