@@ -1,4 +1,4 @@
-import { Button, Callout, Checkbox, Classes, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { NavLink, useSearchParams } from 'react-router-dom';
 import { getListPatientsQueryKey, useBulkUpdatePatients, useDeletePatients, useListPatients } from '@generated/hooks/patients/patients';
 import type { Patient } from '@generated/model/patient';
 import { useFailureMessage } from '@/components/form-fields';
+import { RangePaging, SkeletonRows, useSearchAfterPause } from '@/components/list-table/list-table';
 import { useNotify } from '@/components/notifications';
 import { paths } from '@/config/paths';
 import { formatCalendarDate, formatDate, formatDateTime } from '@/lib/format';
@@ -24,7 +25,6 @@ import {
 import './admin-patients.css';
 import './icons';
 
-const SEARCH_DELAY_MS = 300;
 /** Names shown in a confirmation before "and N more". */
 const NAMES_SHOWN = 5;
 
@@ -126,7 +126,6 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
   const failureMessage = useFailureMessage();
   const [params, setParams] = useSearchParams();
   const view = readAdminPatientsView(params);
-  const [typed, setTyped] = useState(view.search);
   const [chosen, setChosen] = useState<ReadonlyMap<string, Patient>>(new Map());
   // The action being confirmed, with the patients chosen when it was asked for.
   const [action, setAction] = useState<{ action: PatientAction; patients: Patient[] } | null>(null);
@@ -136,11 +135,7 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
     setChosen(new Map());
     setParams(writeAdminPatientsView(next), { replace });
   };
-  useEffect(() => {
-    if (typed.trim() === view.search) return;
-    const timer = window.setTimeout(() => show({ ...view, search: typed.trim(), page: 1 }, true), SEARCH_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  });
+  const [typed, setTyped] = useSearchAfterPause(view.search, (search) => show({ ...view, search, page: 1 }, true));
   // Another list, another selection.
   useEffect(() => setChosen(new Map()), [list]);
 
@@ -155,8 +150,6 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
     setChosen(next);
   };
   const columns = list === 'deleting' ? 6 : 5;
-  const first = meta ? (meta.page - 1) * meta.perPage + 1 : 0;
-  const last = meta ? Math.min(meta.page * meta.perPage, meta.total) : 0;
 
   return (
     <>
@@ -237,16 +230,7 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
             </tr>
           </thead>
           <tbody>
-            {query.isPending &&
-              Array.from({ length: 3 }, (_, row) => (
-                <tr key={row} aria-hidden="true">
-                  {Array.from({ length: columns }, (_, cell) => (
-                    <td key={cell}>
-                      <span className={Classes.SKELETON}>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;</span>
-                    </td>
-                  ))}
-                </tr>
-              ))}
+            {query.isPending && <SkeletonRows columns={columns} />}
             {patients.map((patient) => (
               <tr key={patient.id} className={chosen.has(patient.id) ? 'mp-row-selected' : undefined}>
                 <td className="mp-check-cell">
@@ -278,22 +262,7 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
           </tbody>
         </HTMLTable>
       </div>
-      {meta && meta.total > 0 && (
-        <div className="mp-list-paging">
-          <p className="mp-list-range">{t('range', { first, last, total: meta.total })}</p>
-          {meta.lastPage > 1 && (
-            <nav aria-label={t('paging')} className="mp-simple-paging">
-              <Button icon="chevron-left" disabled={meta.page <= 1} onClick={() => show({ ...view, page: meta.page - 1 }, false)}>
-                {t('previous')}
-              </Button>
-              <span>{t('pageOf', { page: meta.page, lastPage: meta.lastPage })}</span>
-              <Button endIcon="chevron-right" disabled={meta.page >= meta.lastPage} onClick={() => show({ ...view, page: meta.page + 1 }, false)}>
-                {t('next')}
-              </Button>
-            </nav>
-          )}
-        </div>
-      )}
+      {meta && meta.total > 0 && <RangePaging namespace="adminPatients" meta={meta} onPage={(page) => show({ ...view, page }, false)} />}
       {action && (
         <ActionDialog
           action={action.action}

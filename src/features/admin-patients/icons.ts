@@ -1,8 +1,6 @@
-import chevronLeft from '@blueprintjs/icons/lib/esm/generated/16px/paths/chevron-left';
-import chevronRight from '@blueprintjs/icons/lib/esm/generated/16px/paths/chevron-right';
 import search from '@blueprintjs/icons/lib/esm/generated/16px/paths/search';
 import { bundleIcons } from '@/lib/blueprint-icons';
 
 /** The icons the admin patient lists name (see src/lib/blueprint-icons.ts). */
-export const ICONS = { 'chevron-left': chevronLeft, 'chevron-right': chevronRight, search };
+export const ICONS = { search };
 bundleIcons(ICONS);

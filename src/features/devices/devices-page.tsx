@@ -1,18 +1,17 @@
-import { Button, Classes, HTMLTable, InputGroup, SegmentedControl, Tag } from '@blueprintjs/core';
+import { Classes, HTMLTable, InputGroup, SegmentedControl, Tag } from '@blueprintjs/core';
 import { keepPreviousData } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useListDevices } from '@generated/hooks/clinic/clinic';
 import type { Device } from '@generated/model/device';
 import { useFailureMessage } from '@/components/form-fields';
+import { RangePaging, SkeletonRows, useSearchAfterPause } from '@/components/list-table/list-table';
 import { formatDateTime } from '@/lib/format';
 import { devicesParams, readDevicesView, SEARCH_MAX, writeDevicesView, type DevicesView, type SyncFilter } from './devices-view';
 import './devices.css';
 import './icons';
 
-/** A search is sent once typing pauses this long. */
-const SEARCH_DELAY_MS = 300;
 const FILTERS: SyncFilter[] = ['all', 'online', 'offline'];
 
 function SyncStatus({ device }: { device: Device }) {
@@ -35,23 +34,16 @@ export function DevicesPage() {
   const failureMessage = useFailureMessage();
   const [params, setParams] = useSearchParams();
   const view = readDevicesView(params);
-  const [typed, setTyped] = useState(view.search);
   const searchId = useId();
   const captionId = useId();
 
   const show = (next: DevicesView, replace: boolean) => setParams(writeDevicesView(next), { replace });
   // The search follows the typing once it pauses; it replaces the history entry (a filter, not a page).
-  useEffect(() => {
-    if (typed.trim() === view.search) return;
-    const timer = window.setTimeout(() => show({ ...view, search: typed.trim(), page: 1 }, true), SEARCH_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  });
+  const [typed, setTyped] = useSearchAfterPause(view.search, (search) => show({ ...view, search, page: 1 }, true));
 
   const query = useListDevices(devicesParams(view), { query: { placeholderData: keepPreviousData } });
   const devices = query.data?.data ?? [];
   const meta = query.data?.meta;
-  const first = meta ? (meta.page - 1) * meta.perPage + 1 : 0;
-  const last = meta ? Math.min(meta.page * meta.perPage, meta.total) : 0;
 
   return (
     <>
@@ -97,16 +89,7 @@ export function DevicesPage() {
             </tr>
           </thead>
           <tbody>
-            {query.isPending &&
-              Array.from({ length: 3 }, (_, row) => (
-                <tr key={row} aria-hidden="true">
-                  {Array.from({ length: 5 }, (_, cell) => (
-                    <td key={cell}>
-                      <span className={Classes.SKELETON}>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;</span>
-                    </td>
-                  ))}
-                </tr>
-              ))}
+            {query.isPending && <SkeletonRows columns={5} />}
             {devices.map((device) => (
               <tr key={device.id}>
                 <td className="mp-device-id">{device.deviceId}</td>
@@ -128,24 +111,7 @@ export function DevicesPage() {
           </tbody>
         </HTMLTable>
       </div>
-      {meta && meta.total > 0 && (
-        <div className="mp-list-paging">
-          <p className="mp-list-range" aria-live="polite">
-            {t('range', { first, last, total: meta.total })}
-          </p>
-          {meta.lastPage > 1 && (
-            <nav aria-label={t('paging')} className="mp-simple-paging">
-              <Button icon="chevron-left" disabled={meta.page <= 1} onClick={() => show({ ...view, page: meta.page - 1 }, false)}>
-                {t('previous')}
-              </Button>
-              <span>{t('pageOf', { page: meta.page, lastPage: meta.lastPage })}</span>
-              <Button endIcon="chevron-right" disabled={meta.page >= meta.lastPage} onClick={() => show({ ...view, page: meta.page + 1 }, false)}>
-                {t('next')}
-              </Button>
-            </nav>
-          )}
-        </div>
-      )}
+      {meta && meta.total > 0 && <RangePaging namespace="devices" meta={meta} onPage={(page) => show({ ...view, page }, false)} />}
     </>
   );
 }

@@ -1,5 +1,4 @@
 import chevronLeft from '@blueprintjs/icons/lib/esm/generated/16px/paths/chevron-left';
-import chevronRight from '@blueprintjs/icons/lib/esm/generated/16px/paths/chevron-right';
 import envelope from '@blueprintjs/icons/lib/esm/generated/16px/paths/envelope';
 import newPerson from '@blueprintjs/icons/lib/esm/generated/16px/paths/new-person';
 import search from '@blueprintjs/icons/lib/esm/generated/16px/paths/search';
@@ -10,7 +9,6 @@ import { bundleIcons } from '@/lib/blueprint-icons';
 /** The icons the staff screens name (see src/lib/blueprint-icons.ts). */
 export const ICONS = {
   'chevron-left': chevronLeft,
-  'chevron-right': chevronRight,
   envelope,
   'new-person': newPerson,
   search,

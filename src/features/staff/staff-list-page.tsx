@@ -1,12 +1,13 @@
 import { Button, Checkbox, Classes, HTMLSelect, HTMLTable, Icon, InputGroup } from '@blueprintjs/core';
 import { keepPreviousData } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useSearchParams } from 'react-router-dom';
 import { useListUsers } from '@generated/hooks/users/users';
 import type { User } from '@generated/model/user';
 import type { UserSort } from '@generated/model/userSort';
 import { useFailureMessage } from '@/components/form-fields';
+import { RangePaging, SkeletonRows, useSearchAfterPause } from '@/components/list-table/list-table';
 import { SortHeader } from '@/components/sort-header/sort-header';
 import { paths } from '@/config/paths';
 import { actionApplies, STAFF_ACTIONS, type StaffAction } from '@/domain/staff/lifecycle';
@@ -33,8 +34,6 @@ import { selectedCount, useStaffSelection } from './use-staff-selection';
 import './staff.css';
 import './icons';
 
-/** A search is sent once typing pauses this long. */
-const SEARCH_DELAY_MS = 300;
 const COLUMNS = 6;
 
 const TABS: { scope: StaffScope; to: string }[] = [
@@ -112,16 +111,11 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
   const [params, setParams] = useSearchParams();
   const view = readStaffView(params);
   const filters = filtersOf(scope);
-  const [typed, setTyped] = useState(view.search);
   const [action, setAction] = useState<StaffAction | null>(null);
   const ids = { search: useId(), role: useId(), status: useId(), perPage: useId(), caption: useId() };
 
   const show = (next: StaffView, replace: boolean) => setParams(writeStaffView(next), { replace });
-  useEffect(() => {
-    if (typed.trim() === view.search) return;
-    const timer = window.setTimeout(() => show({ ...view, search: typed.trim(), page: 1 }, true), SEARCH_DELAY_MS);
-    return () => window.clearTimeout(timer);
-  });
+  const [typed, setTyped] = useSearchAfterPause(view.search, (search) => show({ ...view, search, page: 1 }, true));
 
   const request = staffParams(scope, view);
   const query = useListUsers(request, { query: { placeholderData: keepPreviousData } });
@@ -137,8 +131,6 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
   const usable = (candidate: StaffAction) =>
     selection.kind === 'all' || [...selection.users.values()].some((user) => actionApplies(candidate, user, profile.id));
 
-  const first = meta ? (meta.page - 1) * meta.perPage + 1 : 0;
-  const last = meta ? Math.min(meta.page * meta.perPage, meta.total) : 0;
 
   return (
     <>
@@ -254,16 +246,7 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
             </tr>
           </thead>
           <tbody>
-            {query.isPending &&
-              Array.from({ length: 3 }, (_, row) => (
-                <tr key={row} aria-hidden="true">
-                  {Array.from({ length: COLUMNS }, (_, cell) => (
-                    <td key={cell}>
-                      <span className={Classes.SKELETON}>&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;</span>
-                    </td>
-                  ))}
-                </tr>
-              ))}
+            {query.isPending && <SkeletonRows columns={COLUMNS} />}
             {users.map((user) => (
               <StaffRow key={user.id} user={user} selfId={profile.id} selected={selecting.isSelected(user.id)} onToggle={() => selecting.toggle(user)} />
             ))}
@@ -278,8 +261,7 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
         </HTMLTable>
       </div>
       {meta && meta.total > 0 && (
-        <div className="mp-list-paging">
-          <p className="mp-list-range">{t('range', { first, last, total: meta.total })}</p>
+        <RangePaging namespace="staff" meta={meta} onPage={(page) => show({ ...view, page }, false)}>
           <div className="mp-page-size">
             <label htmlFor={ids.perPage}>{t('perPage')}</label>
             <HTMLSelect id={ids.perPage} value={view.perPage} onChange={(event) => show({ ...view, perPage: Number(event.currentTarget.value), page: 1 }, true)}>
@@ -290,18 +272,7 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
               ))}
             </HTMLSelect>
           </div>
-          {meta.lastPage > 1 && (
-            <nav aria-label={t('paging')} className="mp-simple-paging">
-              <Button icon="chevron-left" disabled={meta.page <= 1} onClick={() => show({ ...view, page: meta.page - 1 }, false)}>
-                {t('previous')}
-              </Button>
-              <span>{t('pageOf', { page: meta.page, lastPage: meta.lastPage })}</span>
-              <Button endIcon="chevron-right" disabled={meta.page >= meta.lastPage} onClick={() => show({ ...view, page: meta.page + 1 }, false)}>
-                {t('next')}
-              </Button>
-            </nav>
-          )}
-        </div>
+        </RangePaging>
       )}
       {action && (
         <BulkActionDialog
