@@ -33,6 +33,7 @@ export default defineConfig({
           name: 'server',
           include: ['server/**/*.test.ts', 'tests/server/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/server/pglite-template.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -9,6 +9,8 @@
  *
  * - axios-outside-api-client: axios is imported only by the orval mutator src/lib/api-client.ts
  *   (and its own test).
+ * - pusher-outside-realtime-client: in the SPA, pusher-js is imported only by the realtime client
+ *   src/lib/realtime.ts (and its own test); the server's tests may use it as a client.
  * - feature-imports-feature: src/features/<a>/ never imports src/features/<b>/; src/app composes features.
  * - domain-impure: src/domain/ imports no React, no Node (node: or builtin modules), nothing else under
  *   src/ and nothing from generated/, so the SPA and the server run the same pure code.
@@ -38,6 +40,7 @@ import path from 'node:path';
  */
 
 const DEFAULT_AXIOS_ALLOWED_IN = ['src/lib/api-client.ts', 'src/lib/api-client.test.ts'];
+const PUSHER_ALLOWED_IN = ['src/lib/realtime.ts', 'src/lib/realtime.test.ts'];
 const SHARED_FOLDERS = ['lib', 'components', 'config', 'domain', 'testing'];
 const TEST_FILE = /\.test\.tsx?$/;
 const BUILTINS = new Set(builtinModules);
@@ -123,6 +126,10 @@ export function checkImport(fromFile, specifier, axiosAllowedIn = DEFAULT_AXIOS_
     violations.push({ messageId: 'axios-outside-api-client', data: { specifier, allowed: axiosAllowedIn[0] } });
   }
 
+  if (target.kind === 'package' && target.name === 'pusher-js' && isInside(fromFile, 'src') && !PUSHER_ALLOWED_IN.includes(fromFile)) {
+    violations.push({ messageId: 'pusher-outside-realtime-client', data: { specifier, allowed: PUSHER_ALLOWED_IN[0] } });
+  }
+
   const fromFeature = featureOf(fromFile);
   const toFeature = target.kind === 'path' ? featureOf(target.path) : undefined;
   if (fromFeature && toFeature && fromFeature !== toFeature) {
@@ -192,6 +199,8 @@ export const boundariesRule = {
     messages: {
       'axios-outside-api-client':
         "[axios-outside-api-client] '{{specifier}}' may only be imported by {{allowed}} (the orval mutator); call the API through generated hooks.",
+      'pusher-outside-realtime-client':
+        "[pusher-outside-realtime-client] '{{specifier}}' may only be imported by {{allowed}} (the realtime client); listen through it.",
       'feature-imports-feature':
         "[feature-imports-feature] feature '{{from}}' must not import '{{specifier}}' from feature '{{to}}'; move shared code to src/lib, src/components or src/domain, or compose in src/app.",
       'domain-impure':

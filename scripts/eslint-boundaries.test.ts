@@ -68,6 +68,21 @@ describe('checkImport', () => {
   });
 });
 
+describe('rule: pusher-outside-realtime-client', () => {
+  ruleTester.run('macula/boundaries', boundariesRule, {
+    valid: [
+      valid('src/lib/realtime.ts', "const { default: Pusher } = await import('pusher-js');"),
+      valid('src/app/realtime-updates.ts', "import { connectRealtime } from '@/lib/realtime';"),
+      valid('tests/server/realtime-client.ts', "import PusherClient from 'pusher-js';"),
+      valid('server/realtime/publisher.ts', "import Pusher from 'pusher';"),
+    ],
+    invalid: [
+      invalid('src/app/signed-in-layout.tsx', "import Pusher from 'pusher-js';", 'pusher-outside-realtime-client'),
+      invalid('src/features/patients/x.ts', "const p = await import('pusher-js/with-encryption');", 'pusher-outside-realtime-client'),
+    ],
+  });
+});
+
 describe('rule: axios-outside-api-client', () => {
   ruleTester.run('macula/boundaries', boundariesRule, {
     valid: [

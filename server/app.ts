@@ -21,7 +21,10 @@ import { startWorker, type Worker } from './jobs/worker';
 import { authenticate, authorize } from './security/authenticate';
 import { examProcessing } from './services/exam-processing';
 import { parameterSetPacking } from './services/parameter-set';
-import type { StagedFile } from './files';
+import { previousTreatmentRegistration } from './services/previous-treatment';
+import { withRequestSocket } from './realtime/announce';
+import { EVENTS_ROUTES, installRealtime } from './realtime/endpoint';
+import type { StagedFile } from './storage';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -77,6 +80,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await installCompression(app);
   installValidation(app);
   app.decorateRequest('lang', 'en');
+  // The requesting page's realtime socket, for the rest of the request: its own changes are not echoed to it.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const header = request.headers['x-socket-id'];
+    withRequestSocket(typeof header === 'string' ? header : undefined, done);
+  });
   app.addHook('onRequest', async (request) => {
     request.lang = languageOf(request.headers.language);
   });
@@ -114,8 +122,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
 
   const contract = loadContract();
-  installBodyRules(app, contract, ctx.config.bodyLimit);
-  const worker = options.jobs === false ? null : startWorker(ctx, { 'treatment.process': examProcessing(ctx), 'treatment.pack': parameterSetPacking(ctx) }, {
+  installBodyRules(app, contract, ctx.config.bodyLimit, EVENTS_ROUTES);
+  await installRealtime(app, ctx);
+  const jobs = {
+    'treatment.process': examProcessing(ctx),
+    'treatment.pack': parameterSetPacking(ctx),
+    'treatment.register': previousTreatmentRegistration(ctx),
+  };
+  const worker = options.jobs === false ? null : startWorker(ctx, jobs, {
     leaseMs: ctx.config.jobLeaseMs,
     log: (message, error) => app.log.warn({ err: error }, message),
   });

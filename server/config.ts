@@ -7,10 +7,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  storage: StorageConfig;
   smtpUrl: string | null;
   publicUrl: string;
   production: boolean;
-  realtime: { appId: string; key: string; secret: string; cluster: string };
+  realtime: RealtimeConfig;
   /** Largest request body (uploads included), bytes. */
   bodyLimit: number;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (throttling, audit). */
@@ -31,6 +32,44 @@ export interface Config {
   /** Fault tests only (never in production): each processing job waits this long midway, so a test can kill the server there. */
   jobPauseMs: number;
 }
+
+/**
+ * The Pusher-protocol realtime service. By default the server's own endpoint (`/app/{key}` on its port);
+ * `PUSHER_HOST` (soketi, sockudo, a Pusher-compatible server) or `PUSHER_CLUSTER` alone (hosted Pusher
+ * Channels) point publishing and the browsers elsewhere.
+ */
+export interface RealtimeConfig {
+  appId: string;
+  key: string;
+  secret: string;
+  cluster: string;
+  /** Where events are published; null: this server's own endpoint (over loopback). */
+  external: { host: string; port: number; useTLS: boolean } | null;
+  /** What browsers connect to when the service is external (PUSHER_CLIENT_HOST/PORT, else the publishing address). */
+  client: { host: string; port: number; forceTLS: boolean } | null;
+  /** Seconds of silence after which either side pings (the protocol's activity_timeout). */
+  activityTimeoutSeconds: number;
+  /** Sockets one process holds at most; more are refused with 4100 (over capacity). */
+  maxConnections: number;
+}
+
+/**
+ * Where files are kept: the local directory `DATA_DIR/files` (the default), or, with
+ * `STORAGE_URL=s3://bucket/prefix`, S3-compatible object storage (`S3_ENDPOINT`, `S3_REGION`,
+ * `S3_FORCE_PATH_STYLE`; credentials from the AWS SDK's usual sources, e.g. AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY).
+ */
+export type StorageConfig =
+  | { kind: 'directory'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      prefix: string;
+      endpoint: string | null;
+      region: string;
+      forcePathStyle: boolean;
+      /** From AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY(/AWS_SESSION_TOKEN); absent: the SDK's other sources (profiles, instance roles). */
+      credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+    };
 
 export class ConfigError extends Error {}
 
@@ -75,6 +114,76 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   return raw;
 }
 
+// Bucket names as S3 allows them (3–63 lower-case letters, digits, dots and hyphens).
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function storageConfig(env: NodeJS.ProcessEnv, dataDir: string): StorageConfig {
+  const raw = url(env, 'STORAGE_URL', ['s3:']);
+  if (!raw) return { kind: 'directory', dir: resolve(dataDir, 'files') };
+  const parsed = new URL(raw);
+  const bucket = parsed.hostname;
+  if (!BUCKET.test(bucket)) throw new ConfigError(`STORAGE_URL must name a bucket: s3://bucket/prefix (got "${raw}")`);
+  if (parsed.search || parsed.hash || parsed.username || parsed.port) {
+    throw new ConfigError(`STORAGE_URL takes only a bucket and a prefix; endpoint, region and credentials come from S3_ENDPOINT, S3_REGION and AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY (got "${raw}")`);
+  }
+  const path = decodeURIComponent(parsed.pathname).replace(/^\/+|\/+$/g, '');
+  if (path.split('/').some((part) => part === '.' || part === '..') || /[^A-Za-z0-9._/-]/.test(path)) {
+    throw new ConfigError(`STORAGE_URL's prefix may hold letters, digits, '.', '_', '-' and '/' (got "${path}")`);
+  }
+  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const pathStyle = env.S3_FORCE_PATH_STYLE;
+  const accessKeyId = env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+  return {
+    kind: 's3',
+    bucket,
+    prefix: path ? `${path}/` : '',
+    endpoint,
+    region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+    // MinIO, Ceph and Garage are usually addressed by path; AWS by the bucket's host name.
+    forcePathStyle: pathStyle === undefined || pathStyle === '' ? endpoint !== null : flag(env, 'S3_FORCE_PATH_STYLE'),
+    ...(accessKeyId && secretAccessKey
+      ? { credentials: { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) } }
+      : {}),
+  };
+}
+
+function realtimeConfig(env: NodeJS.ProcessEnv, key: string, secret: string): RealtimeConfig {
+  const cluster = env.PUSHER_CLUSTER || 'mt1';
+  const scheme = choice(env, 'PUSHER_SCHEME', ['http', 'https'] as const) ?? 'https';
+  const useTLS = scheme === 'https';
+  let external: RealtimeConfig['external'] = null;
+  if (env.PUSHER_HOST) external = { host: env.PUSHER_HOST, port: integer(env, 'PUSHER_PORT', useTLS ? 443 : 80, 1, 65535), useTLS };
+  else if (env.PUSHER_CLUSTER) external = { host: `api-${cluster}.pusher.com`, port: 443, useTLS: true };
+  let client: RealtimeConfig['client'] = null;
+  if (external) {
+    const clientHost = env.PUSHER_CLIENT_HOST || (env.PUSHER_HOST ? external.host : `ws-${cluster}.pusher.com`);
+    client = { host: clientHost, port: integer(env, 'PUSHER_CLIENT_PORT', external.useTLS ? 443 : external.port, 1, 65535), forceTLS: external.useTLS };
+  }
+  return {
+    appId: env.PUSHER_APP_ID || 'macula-local',
+    key,
+    secret,
+    cluster,
+    external,
+    client,
+    activityTimeoutSeconds: integer(env, 'REALTIME_ACTIVITY_TIMEOUT_SECONDS', 120, 1, 3600),
+    maxConnections: integer(env, 'REALTIME_MAX_CONNECTIONS', 20_000, 1, 1_000_000),
+  };
+}
+
+/** For the server's start and its commands: the configuration, or null after printing what is wrong with it. */
+export function loadConfigOrExplain(env: NodeJS.ProcessEnv = process.env): Config | null {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    return null;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const production = env.NODE_ENV === 'production';
@@ -82,20 +191,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const realtimeKey = env.PUSHER_APP_KEY ?? 'macula-local-key';
   const realtimeSecret = env.PUSHER_APP_SECRET ?? (production ? '' : 'macula-local-secret');
   if (!realtimeSecret) throw new ConfigError('PUSHER_APP_SECRET must be set when NODE_ENV=production');
+  const dataDir = resolve(env.DATA_DIR || './data');
   return {
     port,
     host: env.HOST || '0.0.0.0',
-    dataDir: resolve(env.DATA_DIR || './data'),
+    dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    storage: storageConfig(env, dataDir),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     production,
-    realtime: {
-      appId: env.PUSHER_APP_ID ?? 'macula-local',
-      key: realtimeKey,
-      secret: realtimeSecret,
-      cluster: env.PUSHER_CLUSTER ?? 'mt1',
-    },
+    realtime: realtimeConfig(env, realtimeKey, realtimeSecret),
     bodyLimit: integer(env, 'MAX_UPLOAD_MB', 100, 1, 2048) * 1024 * 1024,
     trustProxy: flag(env, 'TRUST_PROXY'),
     jobLeaseMs: integer(env, 'JOB_LEASE_SECONDS', 60, 2, 3600) * 1000,

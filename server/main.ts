@@ -3,11 +3,11 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { loadConfigOrExplain } from './config';
 import { systemClock, type AppContext } from './context';
 import { DataDirectoryInUseError, openConfiguredDatabase } from './db/database';
 import { migrate } from './db/migrate';
-import { createFileStore } from './files';
+import { createFileStore, StorageUnavailableError } from './storage';
 import { logFormatFor, loggerOptions } from './logging';
 import { createMailer } from './mail/mailer';
 import { releaseOrphans } from './jobs/queue';
@@ -16,16 +16,8 @@ import { isDatabaseEmpty, seedDemo } from './seed/demo';
 
 async function main(): Promise<void> {
   const started = Date.now();
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExplain();
+  if (!config) process.exit(1);
   let opened;
   try {
     opened = await openConfiguredDatabase(config);
@@ -46,8 +38,18 @@ async function main(): Promise<void> {
     db,
     clock: systemClock,
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), log }),
-    files: createFileStore(join(config.dataDir, 'files')),
+    files: createFileStore(config),
   };
+  try {
+    await ctx.files.check();
+  } catch (error) {
+    if (error instanceof StorageUnavailableError) {
+      console.error(`File storage is not usable: ${error.message}`);
+      await db.destroy();
+      process.exit(1);
+    }
+    throw error;
+  }
   // Embedded PGlite belongs to this process alone: jobs left running were held by a process that is gone.
   if (kind === 'pglite') await releaseOrphans(db);
   // No request lasts longer than the request timeout: a staged upload older than that was left by a process
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
   app = server;
   await server.listen({ port: config.port, host: config.host });
 
-  const welcome = [`Macula Planner is running on ${config.publicUrl} (database: ${kind}, ready in ${Date.now() - started} ms)`];
+  const welcome = [`Macula Planner is running on ${config.publicUrl} (database: ${kind}, files: ${ctx.files.location}, ready in ${Date.now() - started} ms)`];
   if (demo) {
     welcome.push(`Demo clinic "${demo.clinicName}" — every account uses the password ${demo.password}`);
     for (const account of demo.accounts) welcome.push(`  ${account.role.padEnd(18)} ${account.email}`);

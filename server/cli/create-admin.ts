@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfigOrExplain } from '../config';
 import { systemClock, type AppContext } from '../context';
 import { DataDirectoryInUseError, openConfiguredDatabase } from '../db/database';
 import { migrate } from '../db/migrate';
-import { createFileStore } from '../files';
+import { createFileStore } from '../storage';
 import type { Lang } from '../i18n';
 import { createMailer, type Mailer, type MailMessage } from '../mail/mailer';
 import { issueInvite } from '../services/invites';
@@ -148,21 +148,17 @@ const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code
 
 async function main(argv: string[]): Promise<number> {
   let input: AdminRequest;
-  let config;
   try {
     input = parseAdminArgs(argv);
-    config = loadConfig();
   } catch (error) {
     if (error instanceof CommandError) {
       console.error(error.message);
       return error.exitCode;
     }
-    if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`);
-      return 1;
-    }
     throw error;
   }
+  const config = loadConfigOrExplain();
+  if (!config) return 1;
   let opened;
   try {
     // On PGlite this takes the data directory's lock: with a server running on it, the command stops here
@@ -192,7 +188,7 @@ async function main(argv: string[]): Promise<number> {
           await mailer.send(message);
         },
       },
-      files: createFileStore(join(config.dataDir, 'files')),
+      files: createFileStore(config),
     };
     const result = await createFirstAdmin(ctx, input);
     if (result.resent) console.log(`${input.email} was already invited as IT admin of "${input.clinic}": sending the invite again.`);

@@ -7,6 +7,9 @@ import * as patientSessionFacts from './migrations/0004-patient-session-facts';
 import * as listIndexesAndVersions from './migrations/0005-list-indexes-and-versions';
 import * as otherListIndexes from './migrations/0006-other-list-indexes';
 import * as planRevisions from './migrations/0007-plan-revisions';
+import * as examDiagnostics from './migrations/0008-exam-diagnostics';
+import * as annotations from './migrations/0009-annotations';
+import * as previousTreatmentRegistrations from './migrations/0010-previous-treatment-registrations';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -17,6 +20,9 @@ const migrations: Record<string, Migration> = {
   '0005-list-indexes-and-versions': listIndexesAndVersions,
   '0006-other-list-indexes': otherListIndexes,
   '0007-plan-revisions': planRevisions,
+  '0008-exam-diagnostics': examDiagnostics,
+  '0009-annotations': annotations,
+  '0010-previous-treatment-registrations': previousTreatmentRegistrations,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

@@ -1,7 +1,9 @@
 // Row types of the database tables (storage shapes, not the contract's: handlers map rows to the
 // generated contract models).
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ExamDiagnostics } from '../../generated/model/examDiagnostics';
 import type { Plan } from '../../generated/model/plan';
+import type { MarkShape } from '../../src/domain/annotations/mark-shape';
 
 /** The plan as stored: the contract's Plan without the step, which lives in its own columns. */
 /** The plan as stored: step, step index and revision are columns of the session. */
@@ -177,6 +179,8 @@ export interface TreatmentsTable {
   laser_mode: string | null;
   iol_status: string | null;
   laser_dose: number | null;
+  /** The exam file's diagnostic data, unknown fields included; null for sessions uploaded before issue 17. */
+  diagnostics: NullableJson<ExamDiagnostics>;
   error_params: NullableJson<Record<string, string | number>>;
   /** The plan (contract `Plan` without step): null until processing proposed the exclusion zones. */
   plan: NullableJson<StoredPlan>;
@@ -214,6 +218,21 @@ export interface TreatmentIssueReportsTable {
   reported_at: CreatedAt;
 }
 
+/** How an earlier session's image lies on a later one's (migration 0010), found by a `treatment.register` job. */
+export interface TreatmentRegistrationsTable {
+  treatment_id: string;
+  earlier_treatment_id: string;
+  clinic_id: string;
+  state: 'pending' | 'registered' | 'failed';
+  method: 'landmarks' | 'vessels' | null;
+  transform: NullableJson<{ a: number; b: number; tx: number; ty: number }>;
+  uncertainty_um: number | null;
+  vessel_agreement: number | null;
+  error_code: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface TreatmentImagesTable {
   id: Generated<string>;
   clinic_id: string;
@@ -227,6 +246,36 @@ export interface TreatmentImagesTable {
   display_path: string;
   thumbnail_path: string;
   created_at: CreatedAt;
+}
+
+/** A label marks can carry (migration 0009): a default (key set, names from the locale files) or the clinic's own. */
+export interface AnnotationLabelsTable {
+  id: Generated<string>;
+  clinic_id: string;
+  key: string | null;
+  name_en: string | null;
+  name_de: string | null;
+  created_by: string | null;
+  created_by_name: string | null;
+  created_at: CreatedAt;
+  seq: Generated<string>;
+}
+
+/** A mark on a fundus image of a session, its shape in pixels of the display image (migration 0009). */
+export interface AnnotationsTable {
+  id: Generated<string>;
+  clinic_id: string;
+  treatment_id: string;
+  image_id: string;
+  label_id: string;
+  shape: Json<MarkShape>;
+  note: string | null;
+  version: Generated<number>;
+  created_by: string | null;
+  created_by_name: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  seq: Generated<string>;
 }
 
 export interface JobsTable {
@@ -288,6 +337,9 @@ export interface Tables {
   plan_changes: PlanChangesTable;
   treatment_images: TreatmentImagesTable;
   treatment_issue_reports: TreatmentIssueReportsTable;
+  treatment_registrations: TreatmentRegistrationsTable;
+  annotation_labels: AnnotationLabelsTable;
+  annotations: AnnotationsTable;
   jobs: JobsTable;
   audit_log: AuditLogTable;
   patient_counts: PatientCountsTable;

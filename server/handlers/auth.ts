@@ -35,6 +35,7 @@ import { hashToken, newToken } from '../security/tokens';
 import { consumeLink, revokeOpenLinks } from '../services/user-tokens';
 import { audit } from '../services/audit';
 import { notify } from '../services/notifications';
+import { announce, event } from '../realtime/announce';
 import {
   assertNewPassword,
   createSession,
@@ -325,6 +326,7 @@ export function authHandlers(ctx: AppContext): Handlers {
       return true;
     });
     if (!accepted) throw inviteNotFound();
+    announce(ctx, [event('users.changed', link.clinic_id, { userIds: [link.userId] })]);
     await audit(ctx.db, request, {
       action: 'acceptInvite',
       outcome: 'success',

@@ -1,6 +1,7 @@
 // Every area's handlers, keyed by operationId.
 import type { AppContext } from '../context';
 import type { Handlers } from '../http/handler';
+import { annotationsHandlers } from './annotations';
 import { authHandlers } from './auth';
 import { clinicHandlers } from './clinic';
 import { notificationsHandlers } from './notifications';
@@ -8,6 +9,7 @@ import { patientsHandlers } from './patients';
 import { planningHandlers } from './planning';
 import { profileHandlers } from './profile';
 import { realtimeHandlers } from './realtime';
+import { systemHandlers } from './system';
 import { treatmentsHandlers } from './treatments';
 import { usersHandlers } from './users';
 
@@ -21,7 +23,9 @@ export function allHandlers(ctx: AppContext, wakeJobs: () => void): Handlers {
     ...notificationsHandlers(ctx),
     ...patientsHandlers(ctx),
     ...realtimeHandlers(ctx),
+    ...systemHandlers(ctx),
     ...treatmentsHandlers(ctx, wakeJobs),
     ...planningHandlers(ctx, wakeJobs),
+    ...annotationsHandlers(ctx),
   };
 }

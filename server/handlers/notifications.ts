@@ -1,6 +1,7 @@
 // The caller's own notifications (rendered in the caller's language when read) and notification
 // settings. Ids of other users' notifications are ignored, never revealed.
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { ListNotificationsParams } from '../../generated/model/listNotificationsParams';
 import type { Notification } from '../../generated/model/notification';
 import type { NotificationCategory } from '../../generated/model/notificationCategory';
@@ -77,6 +78,8 @@ export function notificationsHandlers(ctx: AppContext): Handlers {
       .executeTakeFirstOrThrow();
     const rows = await query
       .selectAll()
+      // Unread first (the badge's), each group newest first.
+      .orderBy(sql`read_at is null`, 'desc')
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(perPage)

@@ -1,6 +1,6 @@
 // The plan of a session through the planning wizard's steps: read it, save steps 1–4 (each answers the plan
-// as it now stands, the next step already proposed), sign it off, download its parameter set, and read its
-// audit trail.
+// as it now stands, the next step already proposed), sign it off, download its parameter set and its treatment
+// report, and read its audit trail.
 import type { BrightnessInput } from '../../generated/model/brightnessInput';
 import type { ExclusionZonesInput } from '../../generated/model/exclusionZonesInput';
 import type { FinalAdjustmentsInput } from '../../generated/model/finalAdjustmentsInput';
@@ -13,7 +13,9 @@ import { audit } from '../services/audit';
 import { listPlanChanges } from '../services/plan-audit';
 import { saveBrightness, saveExclusionZones, saveFinalAdjustments, saveMaculaGrid, type PlanActor } from '../services/plan-steps';
 import { parameterSetFile, signOff } from '../services/parameter-set';
+import { previousTreatment } from '../services/previous-treatment';
 import { sessionLocked } from '../services/treatment-changes';
+import { treatmentReport } from '../services/treatment-report';
 import { findTreatmentRow, loadTreatment, planOf } from '../services/treatments';
 
 type ById = { Params: { id: string } };
@@ -66,8 +68,38 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
       .send(file.bytes);
   };
 
+  const downloadTreatmentReport: Handler<ById> = async (request, reply) => {
+    const report = await treatmentReport(ctx, request.auth!, request.params.id, request.lang);
+    await audit(ctx.db, request, {
+      action: 'plan.report_downloaded',
+      outcome: 'success',
+      targetType: 'treatment',
+      targetId: report.treatmentId,
+      detail: { lang: request.lang },
+    });
+    return reply
+      .header('Content-Type', 'application/pdf')
+      .header('Content-Disposition', `attachment; filename="${report.fileName}"`)
+      .header('Cache-Control', 'no-store')
+      .send(report.bytes);
+  };
+
+  const getPreviousTreatment: Handler<ById> = async (request) => {
+    const auth = request.auth!;
+    const answer = await previousTreatment(ctx, auth.clinicId, request.params.id, request.lang, wakeJobs);
+    await audit(ctx.db, request, {
+      action: 'plan.previous_treatment_read',
+      outcome: 'success',
+      targetType: 'treatment',
+      targetId: request.params.id,
+      detail: { earlierTreatmentId: answer.session?.id ?? null, state: answer.state },
+    });
+    return success(answer);
+  };
+
   return {
     getPlan,
+    getPreviousTreatment,
     saveExclusionZones: step<ExclusionZonesInput>('plan.exclusion_zones_saved', saveExclusionZones),
     saveMaculaGrid: step<MaculaGridInput>('plan.macula_grid_saved', saveMaculaGrid),
     saveBrightness: step<BrightnessInput>('plan.brightness_saved', saveBrightness),
@@ -75,5 +107,6 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
     listTreatmentAudit,
     confirmTreatment,
     downloadParameterSet,
+    downloadTreatmentReport,
   };
 }

@@ -13,6 +13,7 @@ import { audit } from '../services/audit';
 import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
 import { revokeOpenLinks } from '../services/user-tokens';
 import { assertNewPassword, clinicUser, endUserSessions, loadProfile } from '../services/sessions';
+import { removeUnreferenced } from '../storage';
 
 /** The multipart body as the parser leaves it: text fields as strings, the file part as a Buffer. */
 type ProfileFormBody = Omit<ProfileForm, 'avatar'> & { avatar?: unknown };
@@ -102,11 +103,12 @@ export function profileHandlers(ctx: AppContext): Handlers {
         if (emailChanged) await endUserSessions(tx, user.id, 'email_changed', now);
       });
     } catch (error) {
-      if (newAvatarPath) await ctx.files.remove(newAvatarPath);
+      if (newAvatarPath) await removeUnreferenced(request.log, `the avatar ${newAvatarPath}`, () => ctx.files.remove(newAvatarPath!));
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     }
-    if ((avatar || removeAvatar) && user.avatar_path) await ctx.files.remove(user.avatar_path);
+    const replaced = user.avatar_path;
+    if ((avatar || removeAvatar) && replaced) await removeUnreferenced(request.log, `the replaced avatar ${replaced}`, () => ctx.files.remove(replaced));
 
     await audit(ctx.db, request, {
       action: 'updateProfile',
@@ -176,15 +178,16 @@ export function profileHandlers(ctx: AppContext): Handlers {
       .where('clinic_id', '=', clinicId)
       .executeTakeFirst();
     if (!user?.avatar_path) throw notFound();
-    const data = await ctx.files.get(user.avatar_path);
-    if (!data) throw notFound();
+    const file = await ctx.files.open(user.avatar_path);
+    if (!file) throw notFound();
     const type = user.avatar_type === 'image/jpeg' ? 'image/jpeg' : 'image/png';
     reply
       .header('Content-Type', type)
       .header('Cache-Control', 'no-store')
       .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Disposition', 'inline');
-    return data;
+      .header('Content-Disposition', 'inline')
+      .header('Content-Length', file.size);
+    return reply.send(file.stream);
   };
 
   return { getProfile, updateProfile, changePassword, getUserAvatar };

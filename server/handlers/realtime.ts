@@ -1,11 +1,14 @@
 // Authorisation of realtime channels (Pusher protocol): the caller may listen on their own user
-// channel and on their clinic's channel, nothing else. The answer is the Pusher signature, unwrapped.
+// channel and on their clinic's channel, nothing else. The answer is the Pusher signature, unwrapped. And
+// where the browsers connect.
 import { createHmac } from 'node:crypto';
 import type { BroadcastingAuthRequest } from '../../generated/model/broadcastingAuthRequest';
 import type { BroadcastingAuthResponse } from '../../generated/model/broadcastingAuthResponse';
+import type { RealtimeSettings } from '../../generated/model/realtimeSettings';
+import { channelName as nameOfChannel } from '../../src/domain/realtime/events';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
-import type { Handler, Handlers } from '../http/handler';
+import { success, type Handler, type Handlers } from '../http/handler';
 import { audit } from '../services/audit';
 
 /** `{key}:{hex HMAC-SHA256(secret, "socket_id:channel_name")}`, as pusher-js and Pusher servers expect. */
@@ -18,7 +21,7 @@ export function realtimeHandlers(ctx: AppContext): Handlers {
   const authorizeBroadcasting: Handler<{ Body: BroadcastingAuthRequest }> = async (request) => {
     const auth = request.auth!;
     const { socket_id: socketId, channel_name: channelName } = request.body;
-    const allowed = [`private-user.${auth.userId}`, `private-clinic.${auth.clinicId}`];
+    const allowed = [nameOfChannel('user', auth.userId), nameOfChannel('clinic', auth.clinicId)];
     if (!allowed.includes(channelName)) {
       await audit(ctx.db, request, {
         action: 'realtime.channel',
@@ -32,5 +35,12 @@ export function realtimeHandlers(ctx: AppContext): Handlers {
     };
     return answer;
   };
-  return { authorizeBroadcasting };
+  /** The server's own endpoint (host null: beside the API), or the external service's address for browsers. */
+  const getRealtimeSettings: Handler = async () => {
+    const { key, cluster, client } = ctx.config.realtime;
+    const settings: RealtimeSettings = { key, cluster, host: client?.host ?? null, port: client?.port ?? null, forceTLS: client?.forceTLS ?? null };
+    return success(settings);
+  };
+
+  return { authorizeBroadcasting, getRealtimeSettings };
 }

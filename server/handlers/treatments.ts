@@ -2,7 +2,7 @@
 // of the session's clinic only; reads of patient data are audited (ids only).
 import type { UploadTreatmentParams } from '../../generated/model/uploadTreatmentParams';
 import type { AppContext } from '../context';
-import { isStagedFile } from '../files';
+import { isStagedFile, removeUnreferenced } from '../storage';
 import { HttpError } from '../http/errors';
 import { type Handler, type Handlers, done, success } from '../http/handler';
 import { translate } from '../i18n';
@@ -56,9 +56,9 @@ export function treatmentsHandlers(ctx: AppContext, wakeJobs: () => void): Handl
     const auth = request.auth!;
     const { id, imageId, variant } = request.params;
     const key = await imageFileOf(ctx.db, auth.clinicId, id, imageId, variant);
-    const data = await ctx.files.get(key);
-    if (!data) throw new HttpError(404, 'resource.not_found', 'resource.not_found');
-    return reply.header('Cache-Control', 'no-store').type('image/jpeg').send(data);
+    const file = await ctx.files.open(key);
+    if (!file) throw new HttpError(404, 'resource.not_found', 'resource.not_found');
+    return reply.header('Cache-Control', 'no-store').header('Content-Length', file.size).type('image/jpeg').send(file.stream);
   };
 
   const deleteTreatment: Handler<ById> = async (request) => {
@@ -72,7 +72,8 @@ export function treatmentsHandlers(ctx: AppContext, wakeJobs: () => void): Handl
         detail: { patientId: deleted.patient_id },
       }),
     );
-    await ctx.files.removePrefix(`${auth.clinicId}/${treatmentFolder(row.patient_id, row.id)}`);
+    const folder = `${auth.clinicId}/${treatmentFolder(row.patient_id, row.id)}`;
+    await removeUnreferenced(request.log, `the deleted session's folder ${folder}`, () => ctx.files.removePrefix(folder));
     return done(translate(request.lang, 'treatment.deleted'));
   };
 

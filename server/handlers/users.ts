@@ -26,6 +26,8 @@ import { ENDS_ACCESS, type StaffAction, transition } from '../../src/domain/staf
 import { pageMeta } from '../db/listing';
 import { endUserSessions } from '../services/sessions';
 import { revokeOpenLinks } from '../services/user-tokens';
+import { removeUnreferenced } from '../storage';
+import { announce, event } from '../realtime/announce';
 
 type Form = Record<string, unknown>;
 
@@ -145,6 +147,7 @@ export function usersHandlers(ctx: AppContext): Handlers {
       }
       return action === 'send_invite' ? changes.map((c) => c.row) : [];
     }).catch(refused);
+    announce(ctx, [event('users.changed', auth.clinicId, { userIds: unique })]);
     for (const invitee of invitees) await issueInvite(ctx, invitee, request.lang);
     return unique;
   }
@@ -222,7 +225,7 @@ export function usersHandlers(ctx: AppContext): Handlers {
         .returning(['id', 'email', 'first_name', 'clinic_id'])
         .executeTakeFirstOrThrow();
     } catch (error) {
-      if (avatarKey) await ctx.files.remove(avatarKey);
+      if (avatarKey) await removeUnreferenced(request.log, `the avatar ${avatarKey}`, () => ctx.files.remove(avatarKey));
       if (isUniqueViolation(error)) throw emailTakenError();
       throw error;
     }
@@ -235,6 +238,7 @@ export function usersHandlers(ctx: AppContext): Handlers {
     });
     if (!draft) await issueInvite(ctx, created, request.lang);
     reply.code(201);
+    announce(ctx, [event('users.changed', auth.clinicId, { userIds: [created.id] })]);
     return success(await reload(auth.clinicId, created.id), translate(request.lang, draft ? 'user.added' : 'invite.sent'));
   };
 
@@ -299,11 +303,11 @@ export function usersHandlers(ctx: AppContext): Handlers {
           });
         });
       } catch (error) {
-        if (newAvatarKey) await ctx.files.remove(newAvatarKey);
+        if (newAvatarKey) await removeUnreferenced(request.log, `the avatar ${newAvatarKey}`, () => ctx.files.remove(newAvatarKey!));
         if (isUniqueViolation(error)) throw emailTakenError();
         throw error;
       }
-      if (oldAvatar && 'avatar_path' in changes) await ctx.files.remove(oldAvatar);
+      if (oldAvatar && 'avatar_path' in changes) await removeUnreferenced(request.log, `the replaced avatar ${oldAvatar}`, () => ctx.files.remove(oldAvatar));
     }
 
     // Invites: an open invite follows a new address; a confirmed draft is invited now.
@@ -321,6 +325,7 @@ export function usersHandlers(ctx: AppContext): Handlers {
       // Archived or deleted before accepting: the old address's link must not stay usable.
       await revokeOpenLinks(db, [user.id], now);
     }
+    announce(ctx, [event('users.changed', auth.clinicId, { userIds: [user.id] })]);
     return success(await reload(auth.clinicId, user.id), translate(request.lang, message));
   };
 
@@ -357,6 +362,7 @@ export function usersHandlers(ctx: AppContext): Handlers {
       targetId: user.id,
       detail: { from: user.status },
     });
+    announce(ctx, [event('users.changed', auth.clinicId, { userIds: [user.id] })]);
     return success(await reload(auth.clinicId, user.id), translate(request.lang, 'invite.sent'));
   };
 

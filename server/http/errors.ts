@@ -1,6 +1,7 @@
 // Every failure leaves the server as the contract's error envelope, in the caller's language.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isMessageKey, type MessageKey, type MessageParams, translate } from '../i18n';
+import { StorageIntegrityError, StorageUnavailableError } from '../storage/store';
 
 /** A failure the client caused or may see: status, stable code, localised message, field errors. */
 export class HttpError extends Error {
@@ -101,6 +102,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: H
 const MALFORMED_MULTIPART = /^(Multipart: |Unexpected end of |Part terminated early|Malformed (part header|urlencoded form))/;
 
 function fromFastify(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): HttpError {
+  // The file store is down or refuses us (not the client's doing): try again shortly.
+  if (error instanceof StorageUnavailableError) return new HttpError(503, 'storage.unavailable', 'storage.unavailable', {}, {}, {}, { 'Retry-After': '30' });
+  if (error instanceof StorageIntegrityError) return new HttpError(500, 'storage.damaged', 'storage.damaged');
   // A malformed id in the path names no resource: not found, as the contract documents for {id} paths.
   if (error.validation && error.validationContext === 'params') return notFound();
   if (error.validation) {

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationsOf } from '../contract';
 import type { MessageKey } from '../i18n';
-import { isStagedFile } from '../files';
+import { isStagedFile } from '../storage';
 import { HttpError, badRequest, invalid, notFound } from './errors';
 
 /** Route key as Fastify names it: `POST /api/patients/:id`. */
@@ -44,7 +44,8 @@ export function unsupportedType(expected: string[]): HttpError {
   return new HttpError(415, 'request.unsupported_type', 'request.content_type', { expected: expected.join(', ') });
 }
 
-export function installBodyRules(app: FastifyInstance, contract: Record<string, unknown>, bodyLimit: number): void {
+/** `exempt`: routes outside the contract that read their bodies themselves (the realtime events API). */
+export function installBodyRules(app: FastifyInstance, contract: Record<string, unknown>, bodyLimit: number, exempt: string[] = []): void {
   const bodies = declaredBodies(contract, '/api');
   const bodyOf = (request: FastifyRequest) => bodies.get(routeKey(request.method, request.routeOptions.url));
 
@@ -56,6 +57,7 @@ export function installBodyRules(app: FastifyInstance, contract: Record<string, 
       throw new HttpError(413, code, code, {}, {}, {}, { Connection: 'close' });
     }
     if (request.method === 'GET' || request.method === 'HEAD') return;
+    if (exempt.includes(request.routeOptions.url ?? '')) return;
     const declared = bodyOf(request);
     if (!declared) {
       // Nothing to read: the catch-all parser below takes the bytes and drops them.
@@ -87,6 +89,7 @@ export function installBodyRules(app: FastifyInstance, contract: Record<string, 
   });
 
   app.addHook('preValidation', async (request) => {
+    if (exempt.includes(request.routeOptions.url ?? '')) return;
     const body = request.body;
     if (mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' && !multipartReadable(request)) throw badRequest();
     if (body === undefined && bodyOf(request)?.required) throw invalid({ body: ['validation.required'] });

@@ -2,6 +2,7 @@
 // API answers: they carry patient and account data, which no browser or proxy cache may keep.
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import type { RealtimeConfig } from '../config';
 
 /**
  * What the SPA may load: its own scripts only (no inline script, no eval); inline style attributes,
@@ -28,15 +29,20 @@ export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), pay
 const API_PATH = /^\/api(?:[/?]|$)/;
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-export async function installSecurityHeaders(app: FastifyInstance, options: { publicUrl: string }): Promise<void> {
+export async function installSecurityHeaders(app: FastifyInstance, options: { publicUrl: string; realtime: RealtimeConfig }): Promise<void> {
   // HSTS only when the clinic reaches the server over https: on plain http a browser ignores it, and on
   // localhost it would pin every other local app to https.
   const https = options.publicUrl.startsWith('https:');
+  // An external realtime service (hosted Pusher, soketi) is the one other address the SPA may connect to.
+  const client = options.realtime.client;
+  const directives = client
+    ? { ...CONTENT_SECURITY_POLICY, 'connect-src': ["'self'", `${client.forceTLS ? 'wss' : 'ws'}://${client.host}:${client.port}`] }
+    : CONTENT_SECURITY_POLICY;
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       // Over https, a stray http:// address in a page is fetched over https instead of being blocked.
-      directives: https ? { ...CONTENT_SECURITY_POLICY, 'upgrade-insecure-requests': [] } : CONTENT_SECURITY_POLICY,
+      directives: https ? { ...directives, 'upgrade-insecure-requests': [] } : directives,
     },
     // Reset and invite links carry their token in the query: no Referer may take it to another site.
     referrerPolicy: { policy: 'no-referrer' },

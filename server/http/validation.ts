@@ -6,8 +6,10 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 
 function ajv(options: Options): Ajv {
-  // verbose: errors carry their schema, whose x-message-keys may name the message to answer.
-  const instance = new Ajv({ strict: false, allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, ...options });
+  // verbose: errors carry their schema, whose x-message-keys may name the message to answer. discriminator: a
+  // oneOf with one (a mark's shape by `kind`) is checked against the branch its tag names only, so the field
+  // errors are that branch's and not every other branch's.
+  const instance = new Ajv({ strict: false, allErrors: true, verbose: true, removeAdditional: false, useDefaults: true, discriminator: true, ...options });
   addFormats(instance);
   instance.addFormat('binary', true);
   return instance;

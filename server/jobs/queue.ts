@@ -6,7 +6,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database, JobRow, Tables } from '../db/tables';
 
-export type JobKind = 'treatment.process' | 'treatment.pack';
+export type JobKind = 'treatment.process' | 'treatment.pack' | 'treatment.register';
 
 export interface NewJob {
   kind: JobKind;

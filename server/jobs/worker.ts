@@ -2,10 +2,10 @@
 // while a job runs, retries passing failures with a growing delay and gives up after the last attempt.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../context';
 import type { JobRow, Tables } from '../db/tables';
-import { claim, finish, LeaseLostError, renewLease, retryLater } from './queue';
+import { claim, finish, LeaseLostError, renewLease, retryLater, type JobKind } from './queue';
 
 /** What a job's run may do with its claim. */
 export interface Claim {
@@ -37,6 +37,26 @@ export interface Worker {
 }
 
 const RETRY_DELAY_MS = 2_000;
+
+/**
+ * Runs the queued job of `kind` for `subjectId` at once, in this process, outside any worker (the demo seed,
+ * before the server starts its worker). The job is claimed and finished as a worker would; a failure throws.
+ */
+export async function runQueuedJob(ctx: AppContext, kind: JobKind, subjectId: string, definition: JobDefinition): Promise<void> {
+  const workerId = `${hostname()}:${process.pid}:now`;
+  const [job] = (
+    await ctx.db
+      .updateTable('jobs')
+      .set({ state: 'running', locked_by: workerId, locked_until: new Date(ctx.clock.now().getTime() + 60_000), attempts: sql`attempts + 1` })
+      .where('kind', '=', kind)
+      .where('subject_id', '=', subjectId)
+      .where('state', '=', 'queued')
+      .returningAll()
+      .execute()
+  ).slice(0, 1);
+  if (!job) throw new Error(`no queued ${kind} job for ${subjectId}`);
+  await definition.run(job, { workerId, finish: (state, work, lastError = null) => finish(ctx.db, job, workerId, state, ctx.clock.now(), work, lastError) });
+}
 
 export function startWorker(ctx: AppContext, definitions: Record<string, JobDefinition>, options: WorkerOptions): Worker {
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;

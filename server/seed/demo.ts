@@ -7,7 +7,11 @@ import { buildSampleExam } from './sample-exam';
 import { DEMO_SESSIONS } from './demo-sessions';
 import type { AppContext } from '../context';
 import type { Database } from '../db/tables';
+import { runQueuedJob } from '../jobs/worker';
 import { acceptExam } from '../services/exam-upload';
+import { examProcessing } from '../services/exam-processing';
+import { parameterSetPacking, signOff } from '../services/parameter-set';
+import { saveBrightness, saveExclusionZones, saveMaculaGrid, type PlanActor } from '../services/plan-steps';
 import { CATEGORY_OF, type NotificationEvent } from '../services/notifications';
 import { hashPassword } from '../security/password-hash';
 import { hashToken, newToken } from '../security/tokens';
@@ -129,6 +133,27 @@ const DELETION_REASON = 'Duplicate record created by mistake';
 /** Demo sessions: exams generated for these patients (by name), captured so many days ago. */
 
 /** Seeds the demo clinic; returns what `npm start` prints. */
+/**
+ * A demo session as a physician plans it on the day of the exam: processed at once, zones, grid and brightness
+ * confirmed as proposed, signed off with the demo password, the parameter set packed — through the same services
+ * and jobs as in the clinic.
+ */
+async function signedOffOnTheDay(now: AppContext, day: Date, physician: PlanActor, treatmentId: string): Promise<void> {
+  // What the services record happens on that day; the jobs are claimed and held by today's clock (a lease dated
+  // back then would have lapsed at once for the worker).
+  const ctx = { ...now, clock: { now: () => day } };
+  await runQueuedJob(now, 'treatment.process', treatmentId, examProcessing(ctx));
+  const row = () => ctx.db.selectFrom('treatments').selectAll().where('id', '=', treatmentId).executeTakeFirstOrThrow();
+  const zones = (await row()).plan!.exclusionZones!;
+  const shape = (zone: typeof zones.faz) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
+  await saveExclusionZones(ctx, physician, treatmentId, { revision: (await row()).plan_revision, faz: shape(zones.faz), onh: shape(zones.onh) });
+  const proposed = await row();
+  await saveMaculaGrid(ctx, physician, treatmentId, { revision: proposed.plan_revision, settings: proposed.plan!.gridSettings! });
+  await saveBrightness(ctx, physician, treatmentId, { revision: (await row()).plan_revision });
+  await signOff(ctx, physician, treatmentId, { revision: (await row()).plan_revision, password: DEMO_PASSWORD, confirm: true }, () => {});
+  await runQueuedJob(now, 'treatment.pack', treatmentId, parameterSetPacking(ctx));
+}
+
 export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
   // argon2 is slow on purpose: one hash serves every demo account.
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -302,7 +327,8 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
     return { clinicId, ids, patientIds };
   });
 
-  // Sessions from generated exam files, uploaded as the clinic would; the worker processes them after start.
+  // Sessions from generated exam files, uploaded as the clinic would; the worker processes them after start,
+  // except a session signed off on its day: processed, planned as proposed, signed off and packed here, on that day.
   for (const [index, session] of DEMO_SESSIONS.entries()) {
     const patient = PATIENTS.find((p) => `${p.name} ${p.secondName}` === session.patient)!;
     const exam = await buildSampleExam({
@@ -314,13 +340,18 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
       eye: session.eye,
       seed: 100 + index,
       capturedAt: ago(session.daysAgo * DAY).toISOString(),
+      ...(session.sameEyeAs && { sameEyeAs: { seed: 100 + session.sameEyeAs.session, pose: session.sameEyeAs.pose } }),
     });
     const staged = await ctx.files.stage(Readable.from([Buffer.from(exam.bytes)]), 'demo.npt', () => false);
     const uploader = session.by === 'nurse' ? seeded.ids.nurse : seeded.ids.physician;
-    await acceptExam(ctx, null, { userId: uploader, clinicId: seeded.clinicId, role: session.by === 'nurse' ? 'clinic_nurses' : 'clinic_physicians' }, staged, {
+    const accepted = await acceptExam(ctx, null, { userId: uploader, clinicId: seeded.clinicId, role: session.by === 'nurse' ? 'clinic_nurses' : 'clinic_physicians' }, staged, {
       patientId: seeded.patientIds[session.patient],
       lang: 'en',
     });
+    if (session.signedOff) {
+      const physician: PlanActor = { userId: seeded.ids.physician, clinicId: seeded.clinicId, role: 'clinic_physicians' };
+      await signedOffOnTheDay(ctx, new Date(ago(session.daysAgo * DAY).getTime() + HOUR), physician, accepted.treatment.id);
+    }
   }
   // Each exam was uploaded the day it was taken (a clinic uploads after the exam), not when the seed ran.
   await sql`update treatments set created_at = date where clinic_id = ${seeded.clinicId}`.execute(ctx.db);

@@ -10,6 +10,8 @@ import { paintSyntheticFundus } from '../../src/domain/fundus/synthetic-fundus';
 import type { ExamManifest, NptDiagnostics, NptGender, NptMediaType } from '../../src/domain/npt/manifest';
 import { readExam } from '../../src/domain/npt/read-npt';
 import { writeExam, type ExamManifestInput } from '../../src/domain/npt/write-npt';
+import { applySimilarity, composeSimilarity, type Similarity } from '../../src/domain/registration/similarity';
+import { warpRaster } from '../../src/domain/registration/warp';
 
 export interface SampleExamOptions {
   name?: string;
@@ -31,6 +33,39 @@ export interface SampleExamOptions {
   width?: number;
   height?: number;
   jpegQuality?: number;
+  /**
+   * The same eye as the exam of this seed, photographed another day: its painting under `pose` (pass the same
+   * `eye`, width and height). For the previous treatment on today's image (issue 17).
+   */
+  sameEyeAs?: { seed: number; pose: SamplePose };
+}
+
+/** How another day's photograph lies on the first: turned and scaled about the image centre, shifted, exposed. */
+export interface SamplePose {
+  rotationDeg: number;
+  scale: number;
+  shiftPx: { x: number; y: number };
+  /** Exposure factor (1 = the same). */
+  gain: number;
+}
+
+/** The similarity of a pose: first-day pixels → that day's pixels. */
+export function poseTransform(pose: SamplePose, width: number, height: number): Similarity {
+  const rad = (pose.rotationDeg * Math.PI) / 180;
+  const cx = width / 2;
+  const cy = height / 2;
+  return composeSimilarity(
+    { a: 1, b: 0, tx: -cx, ty: -cy },
+    { a: pose.scale * Math.cos(rad), b: pose.scale * Math.sin(rad), tx: cx + pose.shiftPx.x, ty: cy + pose.shiftPx.y },
+  );
+}
+
+/** The seed of the painting an exam of `seed` has: the first draw after the two forks of its person and exam. */
+function paintSeedOf(seed: number): number {
+  const random = createSeededRandom(seed);
+  random.fork();
+  random.fork();
+  return random.integer(0, 2 ** 32 - 1);
 }
 
 export interface SampleExam {
@@ -198,13 +233,30 @@ async function wrapPhoto(path: string): Promise<FundusImage> {
   };
 }
 
+/** The painting of `sameEyeAs.seed`'s exam under the pose: the same eye, vessels and all, another day. */
+function anotherDay(eye: 'OD' | 'OS', sameEyeAs: { seed: number; pose: SamplePose }, width?: number, height?: number) {
+  const first = paintSyntheticFundus({ width, height, eye, seed: paintSeedOf(sameEyeAs.seed) });
+  const t = poseTransform(sameEyeAs.pose, first.raster.width, first.raster.height);
+  const raster = warpRaster(first.raster, t);
+  for (let i = 0; i < raster.data.length; i += 1) raster.data[i] = raster.data[i] * sameEyeAs.pose.gain;
+  const { opticDisc, fovea } = first.truth;
+  return {
+    raster,
+    truth: {
+      opticDisc: { center: applySimilarity(t, opticDisc.center), radiusPx: opticDisc.radiusPx * sameEyeAs.pose.scale },
+      fovea: applySimilarity(t, fovea),
+    },
+    umPerPixel: first.umPerPixel / sameEyeAs.pose.scale,
+  };
+}
+
 export async function buildSampleExam(options: SampleExamOptions = {}): Promise<SampleExam> {
   const seed = options.seed ?? randomInt(0, 2 ** 32);
   const random = createSeededRandom(seed);
   // Separate streams, so that giving e.g. a name does not change the eye or the picture of a seed.
   const personRandom = random.fork();
   const examRandom = random.fork();
-  const paintSeed = random.integer(0, 2 ** 32 - 1);
+  const paintSeed = paintSeedOf(seed);
 
   const { deviceSideId, ...person } = invent(personRandom, options);
 
@@ -227,7 +279,8 @@ export async function buildSampleExam(options: SampleExamOptions = {}): Promise<
   if (options.image !== undefined) {
     image = await wrapPhoto(options.image);
   } else {
-    const fundus = paintSyntheticFundus({ width: options.width, height: options.height, eye, seed: paintSeed });
+    const painted = options.sameEyeAs ? anotherDay(eye, options.sameEyeAs, options.width, options.height) : null;
+    const fundus = painted ?? paintSyntheticFundus({ width: options.width, height: options.height, eye, seed: paintSeed });
     const { raster } = fundus;
     const jpeg = await sharp(Buffer.from(raster.data.buffer, raster.data.byteOffset, raster.data.byteLength), {
       raw: { width: raster.width, height: raster.height, channels: 3 },

@@ -17,6 +17,8 @@ import { notify } from './notifications';
 import { patientLabel } from './patients';
 import { treatmentFolder } from './treatments';
 import { recordPlanChange } from './plan-audit';
+import { announce, event, heldAnnouncements, sessionEvents } from '../realtime/announce';
+import { sha256Hex, StorageIntegrityError } from '../storage/store';
 
 /** Longest side of the display image the plan's pixel coordinates refer to. */
 export const DISPLAY_MAX_PX = 2048;
@@ -101,9 +103,27 @@ function proposedPlan(manifest: ExamManifest, fundus: PreparedImage): { plan: St
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The uploaded exam as accepted: whatever the store, its bytes must still have the SHA-256 taken at upload. */
+async function storedExam(ctx: AppContext, treatment: TreatmentRow): Promise<Buffer> {
+  let bytes: Buffer | null = null;
+  try {
+    bytes = treatment.file_path ? await ctx.files.get(treatment.file_path) : null;
+  } catch (error) {
+    if (error instanceof StorageIntegrityError) throw new ExamError('treatment.file_damaged');
+    throw error;
+  }
+  if (!bytes) throw new ExamError('treatment.file_missing');
+  if (treatment.file_sha256 && sha256Hex(bytes) !== treatment.file_sha256) throw new ExamError('treatment.file_damaged');
+  return bytes;
+}
+
 export function examProcessing(ctx: AppContext): JobDefinition {
   const loadTreatment = (job: JobRow) =>
     ctx.db.selectFrom('treatments').selectAll().where('id', '=', job.subject_id).executeTakeFirst();
+
+  /** The session's outcome (and its status in the patient lists), to the clinic's screens. */
+  const announceOutcome = (treatment: TreatmentRow, name: 'treatment.processed' | 'treatment.failed') =>
+    announce(ctx, sessionEvents(name, { clinicId: treatment.clinic_id, patientId: treatment.patient_id, treatmentId: treatment.id }));
 
   async function fail(claim: Claim, treatment: TreatmentRow, code: MessageKey, params: Record<string, string | number>) {
     await claim.finish(
@@ -117,6 +137,7 @@ export function examProcessing(ctx: AppContext): JobDefinition {
       },
       code,
     );
+    announceOutcome(treatment, 'treatment.failed');
   }
 
   async function run(job: JobRow, claim: Claim): Promise<void> {
@@ -132,11 +153,11 @@ export function examProcessing(ctx: AppContext): JobDefinition {
       .where('id', '=', treatment.id)
       .where('processing_state', '=', 'file_uploaded')
       .execute();
+    announce(ctx, [event('patients.changed', treatment.clinic_id, { patientIds: [treatment.patient_id] })]);
 
     const written: string[] = [];
     try {
-      const bytes = treatment.file_path ? await ctx.files.get(treatment.file_path) : null;
-      if (!bytes) throw new ExamError('treatment.file_missing');
+      const bytes = await storedExam(ctx, treatment);
       // The file was accepted under the upload limit of its day; a limit lowered since must not fail it now.
       const read = readExam(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { maxFileBytes: Math.max(bytes.length, 1) });
       if (!read.ok) throw new ExamError(`npt.${read.error.code}` as MessageKey, read.error.params);
@@ -159,6 +180,7 @@ export function examProcessing(ctx: AppContext): JobDefinition {
         written.push(thumbnailPath);
         stored.push({ image, displayPath, thumbnailPath });
       }
+      const notifications = heldAnnouncements(ctx);
       await claim.finish('done', async (tx) => {
         const now = ctx.clock.now();
         await tx.deleteFrom('treatment_images').where('treatment_id', '=', treatment.id).execute();
@@ -205,7 +227,7 @@ export function examProcessing(ctx: AppContext): JobDefinition {
         const patient = await tx.selectFrom('patients').select(['name', 'second_name']).where('id', '=', treatment.patient_id).executeTakeFirst();
         if (treatment.created_by && patient) {
           await notify(
-            { ...ctx, db: tx },
+            { ...notifications.ctx, db: tx },
             {
               clinicId: treatment.clinic_id,
               to: { userIds: [treatment.created_by] },
@@ -216,6 +238,8 @@ export function examProcessing(ctx: AppContext): JobDefinition {
           );
         }
       });
+      announceOutcome(treatment, 'treatment.processed');
+      notifications.release();
     } catch (error) {
       for (const key of written) await ctx.files.remove(key);
       if (error instanceof ExamError) return fail(claim, treatment, error.code, error.params);

@@ -9,14 +9,15 @@ import type { ExamManifest, NptPatient } from '../../src/domain/npt/manifest';
 import { readExam } from '../../src/domain/npt/read-npt';
 import type { AppContext } from '../context';
 import type { Database, PatientRow } from '../db/tables';
-import type { StagedFile } from '../files';
+import { removeUnreferenced, type StagedFile } from '../storage';
 import { HttpError, notFound } from '../http/errors';
 import type { Lang, MessageKey } from '../i18n';
 import { enqueue } from '../jobs/queue';
 import { audit } from './audit';
 import { getPatientOrThrow, patientLabel } from './patients';
-import { toTreatmentSummary, treatmentFolder } from './treatments';
+import { examDiagnosticsOf, toTreatmentSummary, treatmentFolder } from './treatments';
 import { isUniqueViolation } from './users';
+import { announce, event } from '../realtime/announce';
 
 export interface Uploader {
   userId: string;
@@ -181,9 +182,12 @@ export async function acceptExam(
 
   const matched = target ?? (await matchPatient(ctx.db, clinicId, filePatient));
   const treatmentId = crypto.randomUUID();
+  const newPatientId = matched ? null : crypto.randomUUID();
   const now = ctx.clock.now();
   let fileKey: string | null = null;
   try {
+    // Into the store before the transaction: no row lock waits for the bytes to reach object storage.
+    fileKey = await ctx.files.keep(file, clinicId, treatmentFolder(matched?.id ?? newPatientId!, treatmentId));
     const created = await ctx.db.transaction().execute(async (tx) => {
       let patientId = matched?.id ?? null;
       if (patientId) {
@@ -199,6 +203,7 @@ export async function acceptExam(
         const row = await tx
           .insertInto('patients')
           .values({
+            id: newPatientId!,
             clinic_id: clinicId,
             name: filePatient.name.trim(),
             second_name: filePatient.secondName.trim(),
@@ -230,7 +235,6 @@ export async function acceptExam(
         .select((eb) => eb.fn.coalesce(eb.fn.max('number'), eb.lit(0)).as('next'))
         .where('patient_id', '=', patientId)
         .executeTakeFirstOrThrow();
-      fileKey = await ctx.files.keep(file, clinicId, treatmentFolder(patientId, treatmentId));
       const laser = manifest.laser;
       const row = await tx
         .insertInto('treatments')
@@ -255,6 +259,7 @@ export async function acceptExam(
           laser_mode: laser?.laserMode ?? null,
           iol_status: manifest.diagnostics.iolStatus ?? null,
           laser_dose: laser?.laserDose ?? null,
+          diagnostics: JSON.stringify(examDiagnosticsOf(manifest.diagnostics)),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -271,13 +276,18 @@ export async function acceptExam(
       });
       return { row, patientId };
     });
+    announce(ctx, [
+      event(matched ? 'patients.changed' : 'patients.created', clinicId, { patientIds: [created.patientId] }),
+      event('treatment.modified', clinicId, { patientId: created.patientId, treatmentId }),
+    ]);
     return {
       treatment: toTreatmentSummary(created.row, lang),
       patient: await getPatientOrThrow(ctx.db, clinicId, created.patientId, true),
       patientCreated: !matched,
     };
   } catch (error) {
-    if (fileKey) await ctx.files.remove(fileKey);
+    const kept = fileKey;
+    if (kept) await removeUnreferenced(request?.log, `the exam ${kept}`, () => ctx.files.remove(kept));
     // The same file uploaded at the same moment: the unique index decides, the loser hears "duplicate".
     if (isUniqueViolation(error)) await rejectDuplicate(ctx.db, clinicId, file.sha256);
     throw error;

@@ -1,8 +1,9 @@
 // Notifications for events that concern a user. Stored as event + parameters and rendered in the
 // reader's language when read; sent by e-mail too when the user asked for it. A category the user
-// switched off is not stored at all.
+// switched off is not stored at all. Each new notification is announced on its user's realtime channel.
 import type { AppContext } from '../context';
 import { type Lang, type MessageKey, translate } from '../i18n';
+import { announce, event } from '../realtime/announce';
 
 export type NotificationCategory = 'system' | 'team_members' | 'patients' | 'news_and_updates';
 export type NotificationEvent =
@@ -64,7 +65,7 @@ export async function notify(ctx: AppContext, notification: NewNotification): Pr
   for (const user of await recipients.execute()) {
     // Without a settings row every category is on and e-mail is off (the defaults of the table).
     if (user.enabled === false) continue;
-    await ctx.db
+    const { id } = await ctx.db
       .insertInto('notifications')
       .values({
         clinic_id: notification.clinicId,
@@ -75,7 +76,10 @@ export async function notify(ctx: AppContext, notification: NewNotification): Pr
         link: notification.link ?? null,
         created_at: ctx.clock.now(),
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Inside a transaction, the caller's context holds this back until the commit (heldAnnouncements).
+    announce(ctx, [event('notification.created', user.id, { notificationId: id })]);
     if (user.notify_via_email) {
       const lang = user.lang === 'de' ? 'de' : 'en';
       const { title, message } = renderNotification(lang, notification.event, params);

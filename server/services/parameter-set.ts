@@ -7,7 +7,6 @@
 //   what the last one left; the session becomes `available` only in the job's finishing transaction;
 // - every download checks the stored file against its SHA-256 and the plan checksum inside it; a file that
 //   fails is never served.
-import { createHash } from 'node:crypto';
 import type { SignOffInput } from '../../generated/model/signOffInput';
 import { readExam, readParameterSet } from '../../src/domain/npt/read-npt';
 import { writeParameterSet } from '../../src/domain/npt/write-npt';
@@ -23,11 +22,13 @@ import { enqueue } from '../jobs/queue';
 import type { Claim, JobDefinition } from '../jobs/worker';
 import { verifyPassword } from '../security/password-hash';
 import { accountKey, ACCOUNT_RULE, assertNotThrottled, failAndSlowDown } from '../security/throttle';
+import { sha256Hex } from '../storage/store';
 import { displayName } from './people';
 import { assertRevision, imagedFieldOf, lockedPlan, STEP_INDEX, type PlanActor } from './plan-steps';
 import { assertChangeable } from './treatment-changes';
 import { laserSettingsOf, treatmentFolder } from './treatments';
 import { recordPlanChange } from './plan-audit';
+import { announce, sessionEvents } from '../realtime/announce';
 
 /** The plan's invariants before sign-off and before packing: a broken one answers 409 with its code. */
 function assertPackable(plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
@@ -59,7 +60,7 @@ export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: st
     throw new HttpError(422, 'auth.password_invalid', 'auth.password_invalid', {}, { password: ['auth.password_invalid'] });
   }
 
-  await ctx.db.transaction().execute(async (tx) => {
+  const signed = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedPlan(tx, actor, treatmentId);
     if (row.step_index !== STEP_INDEX.confirm_sign_off) throw conflict('plan.step_out_of_order', 'plan.sign_off_early');
     assertRevision(row, input.revision);
@@ -80,12 +81,17 @@ export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: st
       .execute();
     await recordPlanChange(tx, { treatmentId: row.id, at: now, by: { id: user.id, name }, action: 'signed_off', step: 'npt_packing', revision, details: { spots: row.total_spots } });
     await enqueue(tx, { kind: 'treatment.pack', clinicId: row.clinic_id, subjectId: row.id, now });
+    return row;
   });
+  announceChange(ctx, signed);
   wakeJobs();
 }
 
+/** The session's plan status moved (signed, packed, back to sign-off): the card, the wizard and the list show it. */
+const announceChange = (ctx: AppContext, row: Pick<TreatmentRow, 'id' | 'clinic_id' | 'patient_id'>) =>
+  announce(ctx, sessionEvents('treatment.modified', { clinicId: row.clinic_id, patientId: row.patient_id, treatmentId: row.id }));
+
 const fileNameOf = (row: TreatmentRow, at: Date) => `parameter-set-${row.id.slice(0, 8)}-${row.eye}-${at.toISOString().slice(0, 10)}.npt`;
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** The `treatment.pack` job: the signed plan as a parameter-set file, then the session at `available`. */
 export function parameterSetPacking(ctx: AppContext): JobDefinition {
@@ -107,6 +113,7 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
       },
       reason,
     );
+    if (row) announceChange(ctx, row);
   }
 
   return {
@@ -152,7 +159,7 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
         const current = await tx.selectFrom('treatments').select(['step_index', 'plan_revision']).where('id', '=', row.id).forUpdate().executeTakeFirst();
         if (!current || current.step_index !== STEP_INDEX.npt_packing) return;
         const revision = current.plan_revision + 1;
-        const parameterSet = { fileName: fileNameOf(row, now), size: bytes.length, sha256: sha256(bytes), createdAt: now.toISOString() };
+        const parameterSet = { fileName: fileNameOf(row, now), size: bytes.length, sha256: sha256Hex(bytes), createdAt: now.toISOString() };
         await tx
           .updateTable('treatments')
           .set({
@@ -175,6 +182,7 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
           details: { spots: nptPlan.spots.length, size: bytes.length },
         });
       });
+      announceChange(ctx, row);
     },
     async giveUp(job, claim) {
       await backToSignOff(claim, await load(job), 'plan.packing_failed');
@@ -189,7 +197,7 @@ export async function parameterSetFile(ctx: AppContext, row: TreatmentRow): Prom
     throw conflict('treatment.parameter_set_not_ready', 'treatment.parameter_set_not_ready');
   }
   const bytes = await ctx.files.get(row.parameter_set_path);
-  const intact = bytes !== null && bytes.length === info.size && sha256(bytes) === info.sha256 && readParameterSet(new Uint8Array(bytes)).ok;
+  const intact = bytes !== null && bytes.length === info.size && sha256Hex(bytes) === info.sha256 && readParameterSet(new Uint8Array(bytes)).ok;
   if (!intact) throw conflict('treatment.parameter_set_corrupted', 'treatment.parameter_set_corrupted');
   return { fileName: info.fileName, bytes };
 }

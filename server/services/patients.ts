@@ -25,6 +25,7 @@ import { displayName } from './people';
 import { notify } from './notifications';
 import { canonicalPlanStatus, planStatusSql } from './plan-status';
 import { laserSettingsOf, planOf, summariesOf } from './treatments';
+import { announce, event } from '../realtime/announce';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -342,6 +343,7 @@ export async function createPatient(ctx: AppContext, request: FastifyRequest, in
     await audit(tx, request, { action: 'patient.created', outcome: 'success', targetType: 'patient', targetId: row.id });
     return row.id;
   });
+  announce(ctx, [event('patients.created', auth.clinicId, { patientIds: [id] })]);
   return getPatientOrThrow(ctx.db, auth.clinicId, id, false);
 }
 
@@ -374,6 +376,7 @@ export async function updatePatient(ctx: AppContext, request: FastifyRequest, id
       detail: { fields: Object.keys(input) },
     });
   });
+  announce(ctx, [event('patients.changed', auth.clinicId, { patientIds: [id] })]);
   return getPatientOrThrow(ctx.db, auth.clinicId, id, true);
 }
 
@@ -417,6 +420,7 @@ export async function requestDeletion(ctx: AppContext, request: FastifyRequest, 
     await audit(tx, request, { action: 'patient.deletion_requested', outcome: 'success', targetType: 'patient', targetId: id });
     return row;
   });
+  announce(ctx, [event('patients.changed', auth.clinicId, { patientIds: [id] })]);
   await notify(ctx, {
     clinicId: auth.clinicId,
     to: { role: 'clinic_it_admins' },
@@ -501,6 +505,7 @@ export async function bulkUpdatePatients(ctx: AppContext, request: FastifyReques
       });
     }
   }
+  announce(ctx, [event('patients.changed', auth.clinicId, { patientIds: changed.map((row) => row.id) })]);
   return changed.map((row) => row.id);
 }
 
@@ -531,6 +536,7 @@ export async function erasePatients(ctx: AppContext, request: FastifyRequest, id
     for (const row of rows) await ctx.files.removePrefix(`${auth.clinicId}/treatments/${row.id}`);
     return rows;
   });
+  announce(ctx, [event('patients.changed', auth.clinicId, { patientIds: erased.map((row) => row.id) })]);
   const actor = await actorName(ctx.db, auth.userId);
   for (const row of erased) {
     if (!row.deletion_requested_by) continue;

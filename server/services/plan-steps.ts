@@ -30,6 +30,7 @@ import { displayName } from './people';
 import { sessionLocked } from './treatment-changes';
 import { laserSettingsOf, planOf } from './treatments';
 import { recordPlanChange } from './plan-audit';
+import { announce, event } from '../realtime/announce';
 
 type Tx = Transaction<Tables>;
 
@@ -179,7 +180,7 @@ async function saveStep(
   earliest: { index: number; key: MessageKey; exactly?: boolean },
   step: (loaded: Loaded) => StepResult,
 ): Promise<void> {
-  await ctx.db.transaction().execute(async (tx) => {
+  const saved = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedPlan(tx, actor, treatmentId);
     if (row.step_index < earliest.index || (earliest.exactly && row.step_index !== earliest.index)) {
       throw conflict('plan.step_out_of_order', earliest.key);
@@ -206,7 +207,12 @@ async function saveStep(
       .where('id', '=', row.id)
       .execute();
     await recordPlanChange(tx, { treatmentId: row.id, at: now, by: { id: actor.userId, name }, action: result.action, step: result.step, revision: nextRevision, details: result.details });
+    return { patientId: row.patient_id, step: STEP_INDEX[result.step] };
   });
+  announce(ctx, [
+    event('plan.step-saved', actor.clinicId, { patientId: saved.patientId, treatmentId, step: saved.step }),
+    event('patients.changed', actor.clinicId, { patientIds: [saved.patientId] }),
+  ]);
 }
 
 /** True when the last person to change the plan was someone else (the system's proposal prepares nothing). */

@@ -1,12 +1,14 @@
 // What the patient card changes on a session: its description, its deletion, and "Report issue", which locks
 // it for good. Services without HTTP: they take the database, the clock and the acting user. Each change reads
-// the session row FOR UPDATE first, so a report and a change racing each other cannot both win.
+// the session row FOR UPDATE first, so a report and a change racing each other cannot both win. Each is
+// announced to the clinic's screens once committed.
 import type { IssueReportInput } from '../../generated/model/issueReportInput';
 import type { TreatmentUpdate } from '../../generated/model/treatmentUpdate';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../context';
 import type { Tables } from '../db/tables';
 import { HttpError, invalid, notFound } from '../http/errors';
+import { announce, event, heldAnnouncements, sessionEvents } from '../realtime/announce';
 import { notify } from './notifications';
 import { displayName } from './people';
 import { patientLabel } from './patients';
@@ -57,7 +59,7 @@ export async function updateTreatmentDetails(ctx: AppContext, actor: Actor, trea
   const { description } = update;
   const text = description === null ? null : description.trim() || null;
   if (text !== null && TEXT_FORBIDDEN.test(text)) throw invalid({ description: ['validation.invalid'] });
-  return ctx.db.transaction().execute(async (tx) => {
+  const changed = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, actor, treatmentId);
     if (row.locked) throw sessionLocked();
     await tx
@@ -67,6 +69,8 @@ export async function updateTreatmentDetails(ctx: AppContext, actor: Actor, trea
       .execute();
     return row;
   });
+  announce(ctx, [event('treatment.modified', actor.clinicId, { patientId: changed.patient_id, treatmentId: changed.id })]);
+  return changed;
 }
 
 /**
@@ -76,7 +80,7 @@ export async function updateTreatmentDetails(ctx: AppContext, actor: Actor, trea
  * `removeFiles` runs after the commit, so a failed deletion never leaves a session without its files.
  */
 export async function deleteSession(ctx: AppContext, actor: Actor, treatmentId: string, inTransaction: (tx: Tx, row: { id: string; patient_id: string }) => Promise<void>) {
-  return ctx.db.transaction().execute(async (tx) => {
+  const deleted = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, actor, treatmentId);
     if (row.locked) throw sessionLocked();
     await tx.deleteFrom('jobs').where('subject_id', '=', row.id).execute();
@@ -84,6 +88,8 @@ export async function deleteSession(ctx: AppContext, actor: Actor, treatmentId: 
     await inTransaction(tx, row);
     return row;
   });
+  announce(ctx, sessionEvents('treatment.modified', { clinicId: actor.clinicId, patientId: deleted.patient_id, treatmentId: deleted.id }));
+  return deleted;
 }
 
 /**
@@ -96,7 +102,8 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
   const reason = input.reason.trim();
   if (!reason) throw invalid({ reason: ['validation.required'] });
   if (TEXT_FORBIDDEN.test(reason)) throw invalid({ reason: ['validation.invalid'] });
-  return ctx.db.transaction().execute(async (tx) => {
+  const notifications = heldAnnouncements(ctx);
+  const reported = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, actor, treatmentId);
     if (row.locked) throw new HttpError(409, 'treatment.already_reported', 'treatment.already_reported');
     const reporter = await tx
@@ -128,7 +135,7 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
 
     // `patientId` lets the erasure of the patient blank the name and the reason in these notifications.
     const params = { reporter: reporterName, number: row.number, patient: patientLabel(row), reason, patientId: row.patient_id };
-    const inTx = { ...ctx, db: tx };
+    const inTx = { ...notifications.ctx, db: tx };
     await notify(inTx, { clinicId: actor.clinicId, to: { role: 'clinic_it_admins' }, event: 'issue_reported', params });
     if (row.created_by && row.created_by !== actor.userId) {
       const uploader = await tx.selectFrom('users').select('role').where('id', '=', row.created_by).executeTakeFirst();
@@ -145,4 +152,7 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
     }
     return row;
   });
+  announce(ctx, sessionEvents('treatment.locked', { clinicId: actor.clinicId, patientId: reported.patient_id, treatmentId: reported.id }));
+  notifications.release();
+  return reported;
 }

@@ -1,6 +1,7 @@
 // Treatments (sessions) as the contract shows them: the summary of the patient card, the full session with
 // its fundus images and plan, and the plan alone. Every query is scoped to the caller's clinic.
 import type { Eye } from '../../generated/model/eye';
+import type { ExamDiagnostics } from '../../generated/model/examDiagnostics';
 import type { FundusImage } from '../../generated/model/fundusImage';
 import type { FundusImageRole } from '../../generated/model/fundusImageRole';
 import type { IolStatus } from '../../generated/model/iolStatus';
@@ -11,6 +12,7 @@ import type { PlanStepIndex } from '../../generated/model/planStepIndex';
 import type { PlanStepName } from '../../generated/model/planStepName';
 import type { Treatment } from '../../generated/model/treatment';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
+import type { NptDiagnostics } from '../../src/domain/npt/manifest';
 import type { Database, TreatmentImageRow, TreatmentRow } from '../db/tables';
 import { notFound } from '../http/errors';
 import { isMessageKey, translate, type Lang } from '../i18n';
@@ -51,6 +53,17 @@ export function toTreatmentSummary(row: TreatmentRow, lang: Lang, fundusImageId:
     modified:
       row.modified_at === null ? null : { by: { id: row.modified_by ?? row.id, name: row.modified_by_name ?? '' }, at: new Date(row.modified_at).toISOString() },
     createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** The diagnostic data as the contract has it: every field the file knows, the unknown ones as written. */
+export function examDiagnosticsOf(diagnostics: NptDiagnostics): ExamDiagnostics {
+  return {
+    iolStatus: diagnostics.iolStatus,
+    centralRetinalThicknessUm: diagnostics.centralRetinalThicknessUm,
+    visualAcuityLogMar: diagnostics.visualAcuityLogMar,
+    notes: diagnostics.notes,
+    additional: diagnostics.additional ?? [],
   };
 }
 
@@ -148,6 +161,7 @@ export async function loadTreatment(db: Database, clinicId: string, id: string, 
     ...toTreatmentSummary(row, lang, fundus?.id ?? null),
     ...laserSettingsOf(row),
     deviceId: row.device_id,
+    diagnostics: row.diagnostics,
     uploadedBy: uploader
       ? { id: uploader.id, name: displayName(uploader) }
       : null,

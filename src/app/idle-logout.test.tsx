@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanup, click, getByText, renderRoutes, waitFor } from '@/testing/render';
 import { LAST_ACTIVITY_KEY } from './idle-timer';
 import { SignedInLayout } from './signed-in-layout';
+import { layoutHandlers } from '@/testing/layout-handlers';
 
 const server = setupServer();
 let logoutCalls = 0;
@@ -19,6 +20,7 @@ beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
   localStorage.setItem('token', 'demo-token');
   const profile = getGetProfileResponseMock();
+  server.use(...layoutHandlers());
   server.use(
     getGetProfileMockHandler(() => {
       profileCalls += 1;

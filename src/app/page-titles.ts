@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { LEGAL_DOCUMENTS, paths } from '@/config/paths';
 
 /** The namespaces page titles come from (common first: its keys need no prefix). */
-export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile', 'patients', 'devices', 'staff', 'adminPatients', 'securitySettings', 'billing'] as const;
+export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile', 'patients', 'devices', 'staff', 'adminPatients', 'securitySettings', 'billing', 'notifications'] as const;
 type TitleT = TFunction<typeof TITLE_NAMESPACES>;
 
 /**
@@ -36,6 +36,7 @@ const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
   [paths.admin.securitySettings.path]: (t) => t('securitySettings:title'),
   [paths.admin.devices.path]: (t) => t('devices:title'),
   [paths.admin.billing.path]: (t) => t('billing:title'),
+  [paths.notifications.path]: (t) => t('notifications:title'),
   [paths.physician.root.path]: (t) => t('areas.physician'),
   [paths.physician.list.path]: (t) => t('patients:pageTitle.list'),
   [paths.physician.patientCard.path]: (t) => t('patients:pageTitle.card'),

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { navigation } from '@/lib/api-client';
 import { cleanup, click, getByLabel, getByText, renderRoutes, select, waitFor } from '@/testing/render';
 import { createRoutes } from './router';
+import { layoutHandlers } from '@/testing/layout-handlers';
 
 const server = setupServer();
 let profileCalls = 0;
@@ -36,6 +37,7 @@ beforeAll(() => {
 beforeEach(() => {
   profileCalls = 0;
   vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+  server.use(...layoutHandlers());
   // The saved avatar the header shows.
   server.use(
     http.get('*/users/:id/avatar', () => new HttpResponse(new Uint8Array([137, 80, 78, 71]), { headers: { 'Content-Type': 'image/png' } })),
@@ -303,8 +305,6 @@ describe('error routes', () => {
     ['/unauthorized', 'Authorization Required'],
     ['/forbidden', 'Forbidden'],
     ['/no/such/page', "We've lost this page"],
-    // A path of the specification whose screen has not arrived yet (issue 15).
-    ['/notifications', "We've lost this page"],
   ])('%s shows %s', async (path, title) => {
     const { container } = await renderRoutes(createRoutes, { path });
     await waitFor(() => expect(h1(container)).toBe(title));

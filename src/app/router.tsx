@@ -32,7 +32,7 @@ function page<M>(
 // The auth pages show the legal links (seed-spec §2) under their form.
 const AUTH_NAMESPACES: Namespace[] = ['auth', 'legal'];
 // The signed-in layout: the legal links in its footer, the avatar of the profile feature in its menu.
-const SIGNED_IN_NAMESPACES: Namespace[] = ['legal', 'profile'];
+const SIGNED_IN_NAMESPACES: Namespace[] = ['legal', 'profile', 'notifications'];
 
 // The legal and info pages of seed-spec §2: one page component, one Markdown document per path.
 const legalRoutes: RouteObject[] = Object.values(paths.legal).map(({ path }) => ({
@@ -77,6 +77,13 @@ const staffRoutes: RouteObject[] = [
   })),
 ];
 
+/** The signed-in frame of the pages every signed-in role may open (profile settings, notifications). */
+const anyAreaLayout = page(SIGNED_IN_NAMESPACES, () => import('./signed-in-layout'), ({ SignedInLayout }) =>
+  function AnyAreaLayout() {
+    return <SignedInLayout area="any" />;
+  },
+);
+
 /** The app's routes; `queryClient` is the cache the route loaders prefetch into (the one the pages read). */
 export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
@@ -118,15 +125,21 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
       ...legalRoutes,
       {
         path: paths.profileSettings.path,
-        lazy: page(SIGNED_IN_NAMESPACES, () => import('./signed-in-layout'), ({ SignedInLayout }) =>
-          function AnyAreaLayout() {
-            return <SignedInLayout area="any" />;
-          },
-        ),
+        lazy: anyAreaLayout,
         children: [
           {
             index: true,
             lazy: page(['profile'], () => import('@/features/profile/profile-settings-page'), (m) => m.ProfileSettingsPage),
+          },
+        ],
+      },
+      {
+        path: paths.notifications.path,
+        lazy: anyAreaLayout,
+        children: [
+          {
+            index: true,
+            lazy: page(['notifications'], () => import('@/features/notifications/notifications-page'), (m) => m.NotificationsPage),
           },
         ],
       },
@@ -200,7 +213,8 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
           },
           {
             path: paths.physician.planning.path,
-            lazy: page(['patients', 'planning'], () => import('@/features/planning/planning-page'), (m) => m.PlanningPage),
+            // The previous treatment's panel shows with the viewer: its texts come with the page, not after it.
+            lazy: page(['patients', 'planning', 'previousTreatment'], () => import('@/features/planning/planning-page'), (m) => m.PlanningPage),
           },
         ],
       },

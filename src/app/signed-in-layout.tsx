@@ -19,6 +19,15 @@ import { areaOfRole, type Area } from '@/lib/roles';
 import { useSessionGate, type GateTarget } from './session-gate';
 import { useRoleLabel } from '@/lib/use-role-label';
 import { MAIN_ID } from '@/components/skip-link';
+import { RealtimeStatus } from '@/components/realtime-status';
+import { NotificationBell } from '@/features/notifications/notification-bell';
+import { useRealtimeUpdates } from './realtime-updates';
+
+/** Listens for the clinic's changes while a user is signed in (renders nothing). */
+function RealtimeUpdates({ profile }: { profile: Profile }) {
+  useRealtimeUpdates(profile);
+  return null;
+}
 
 type AreaLink = {
   to: string;
@@ -132,6 +141,12 @@ function AppNavbar({ profile }: { profile: Profile }) {
           </nav>
         </Navbar.Group>
         <Navbar.Group align={Alignment.END} className="mp-navbar-end">
+          {areaOfRole(profile.role) && (
+            <>
+              <RealtimeStatus />
+              <NotificationBell />
+            </>
+          )}
           <LanguageSwitch onChoose={saveLanguage} />
           <Navbar.Divider />
           <UserMenu profile={profile} />
@@ -153,6 +168,7 @@ export function SignedInLayout({ area }: { area: GateTarget }) {
   const { profile } = gate;
   return (
     <div className="mp-shell">
+      <RealtimeUpdates profile={profile} />
       <AppNavbar profile={profile} />
       <main className="mp-shell-main" id={MAIN_ID} tabIndex={-1}>
         <Outlet context={profile} />

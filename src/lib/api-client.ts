@@ -121,6 +121,13 @@ export const apiInstance = axios.create({
   headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
 });
 
+let realtimeSocket: () => string | null = () => null;
+
+/** Tells the client where to read the page's realtime socket id (src/lib/realtime.ts; no import of it here). */
+export function setRealtimeSocketSource(source: () => string | null): void {
+  realtimeSocket = source;
+}
+
 apiInstance.interceptors.request.use((config) => {
   // Resolved per request: the runtime config may be injected after this module is loaded.
   config.baseURL ??= getApiBaseUrl();
@@ -130,6 +137,9 @@ apiInstance.interceptors.request.use((config) => {
     headers.set('Authorization', `Bearer ${token}`);
   }
   if (!headers.has('Language')) headers.set('Language', uiLanguage());
+  // The realtime socket of this page: what this call changes is not announced back to it (it knows).
+  const socketId = realtimeSocket();
+  if (socketId && targetsApi(config)) headers.set('X-Socket-Id', socketId);
   // Generated image calls (responseType 'blob') would otherwise inherit the JSON Accept, which a
   // negotiating server (e.g. the Prism mock) may refuse with 406.
   if (config.responseType === 'blob' && headers.get('Accept') === 'application/json') {

@@ -35,7 +35,14 @@ const SAME_IN_BOTH = new Set([
   'patientList:patientName', // "{{secondName}}, {{name}}" in both
   'patientCard:title', // the patient's name
   'patientCard:comparison.parameter', // "Parameter" is German too
+  'patientCard:marksDialog.roles.fundus', // "Fundus" is German too
+  'marks:figures.length', // "{{um}} µm"
+  'marks:figures.diameter', // "Ø {{um}} µm"
+  'marks:figures.area', // "{{value}} mm²"
+  'marks:item', // "{{number}}. {{label}}"
+  'marks:byWhom', // "{{name}}, {{date}}"
   'api:plan.pattern.hexagonal', // "hexagonal" is German too
+  'api:annotation_label.default.drusen', // "Drusen" is German too
   'planning:grid.patterns.hexagonal',
   'planning:viewer.zoom', // "Zoom {{value}} %"
   'planning:viewer.scaleBar', // "{{value}} µm"
@@ -53,6 +60,14 @@ const SAME_IN_BOTH = new Set([
   'devices:filters.offline',
   'devices:status.online',
   'devices:status.offline',
+  'notifications:settings.system', // "System" is German too
+  'report:patient.name', // "Name" is German too
+  'report:image.legend.fovea',
+  'report:laser.ringValue', // "{{inner}}–{{outer}} µm"
+  'report:laser.patterns.hexagonal',
+  'report:power.count', // "Spots", as in planning:summary.spots
+  'report:signOff.sha256',
+  'report:marks.circle', // "Ø {{diameter}} µm{{dd}}, {{area}} mm²"
 ]);
 
 /** The files of `folder` (e.g. "en/" or "de/legal/") among `found`, by name. */

@@ -8,6 +8,8 @@ declare module '@tanstack/react-query' {
     queryMeta: {
       /** false keeps a query out of browser storage (images, one-time links): seed-spec §9 "non-persistent". */
       persist?: boolean;
+      /** false keeps a query from refetching when realtime announces a change (src/app/realtime-invalidation.ts). */
+      realtime?: boolean;
     };
   }
 }

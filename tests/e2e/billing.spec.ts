@@ -9,7 +9,8 @@ import { expect, test } from './fixtures';
 import { apiAs, examFile, uniqueTag } from './patients';
 import { signInToHome } from './session';
 
-const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
 const monthOf = (date: Date) => date.toISOString().slice(0, 7);
 const monthsBack = (months: number) => {
   const now = new Date();
@@ -20,11 +21,18 @@ test('billing: the demo clinic’s exams per month, a new device’s exam at onc
   const b = texts.billing;
   const from = monthsBack(5);
   const current = monthsBack(0);
-  // The demo's sessions before this month (this month's count grows with every journey's uploads).
-  const expected = new Map<string, number>();
+  // The demo's sessions before this month (this month's count grows with every journey's uploads): exams
+  // uploaded, and plans signed off and packed an hour after the exam (server/seed/demo-sessions.ts).
+  const expected = new Map<string, { exams: number; signedOff: number }>();
+  const count = (month: string, key: 'exams' | 'signedOff') => {
+    if (month < from || month >= current) return;
+    const figures = expected.get(month) ?? { exams: 0, signedOff: 0 };
+    figures[key] += 1;
+    expected.set(month, figures);
+  };
   for (const session of DEMO_SESSIONS) {
-    const month = monthOf(new Date(Date.now() - session.daysAgo * DAY));
-    if (month >= from && month < current) expected.set(month, (expected.get(month) ?? 0) + 1);
+    count(monthOf(new Date(Date.now() - session.daysAgo * DAY)), 'exams');
+    if (session.signedOff) count(monthOf(new Date(Date.now() - session.daysAgo * DAY + HOUR)), 'signedOff');
   }
   const device = `NAV-E2E-${randomUUID().slice(0, 6)}`;
   const physician = await staff.create('clinic_physicians');
@@ -43,9 +51,9 @@ test('billing: the demo clinic’s exams per month, a new device’s exam at onc
     new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`));
 
   // Earlier months: exactly the demo's sessions on the sample device.
-  for (const [month, count] of expected) {
+  for (const [month, { exams, signedOff }] of expected) {
     const row = rows.filter({ hasText: monthLabel(month) }).filter({ hasText: SAMPLE_DEVICE.deviceId });
-    await expect(row.locator('td')).toHaveText([monthLabel(month), SAMPLE_DEVICE.deviceId, String(count), '0', '0']);
+    await expect(row.locator('td')).toHaveText([monthLabel(month), SAMPLE_DEVICE.deviceId, String(exams), String(signedOff), String(signedOff)]);
   }
 
   // This month: the new device's one exam, nothing signed off yet.
@@ -61,6 +69,6 @@ test('billing: the demo clinic’s exams per month, a new device’s exam at onc
   const lines = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
   expect(lines[0]).toBe([b.columns.month, b.columns.device, b.columns.examsUploaded, b.columns.plansSignedOff, b.columns.parameterSetsProduced].join(','));
   expect(lines).toContain(`${current},${device},1,0,0`);
-  for (const [month, count] of expected) expect(lines).toContain(`${month},${SAMPLE_DEVICE.deviceId},${count},0,0`);
+  for (const [month, { exams, signedOff }] of expected) expect(lines).toContain(`${month},${SAMPLE_DEVICE.deviceId},${exams},${signedOff},${signedOff}`);
   expect(lines.at(-1)).toMatch(new RegExp(`^${b.total},${from} – ${current},\\d+,\\d+,\\d+$`));
 });

@@ -80,3 +80,31 @@ export async function mailedMessage(address: string, page: MailedPage): Promise<
 export async function mailedLink(address: string, page: MailedPage): Promise<string> {
   return (await mailedMessage(address, page)).link;
 }
+
+/** The newest e-mail to `address` whose subject is `subject`, waiting for it to arrive: its text. */
+export async function mailedText(address: string, subject: string): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const files = await readdir(OUTBOX_DIR).catch(() => [] as string[]);
+        for (const file of files.filter((name) => name.endsWith('.eml')).sort().reverse()) {
+          const mail = parseMail(await readFile(join(OUTBOX_DIR, file), 'utf8'));
+          if (isAddressedTo(mail, address) && decodeSubject(mail.headers.get('subject') ?? '') === subject) return (found = mail.text);
+        }
+        return undefined;
+      },
+      { message: `an e-mail to ${address} with the subject "${subject}"` },
+    )
+    .toBeTruthy();
+  return found!;
+}
+
+/** An encoded-word subject (=?UTF-8?Q?...?= or =?UTF-8?B?...?=, RFC 2047) as text. */
+function decodeSubject(subject: string): string {
+  return subject
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, kind: string, text: string) =>
+      kind.toLowerCase() === 'b' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+    );
+}

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import type { Patient } from '../../generated/model/patient';
+import type { Treatment } from '../../generated/model/treatment';
 import { buildSampleExam, type SampleExamOptions } from '../../server/seed/sample-exam';
 import type { StaffAccount } from './fixtures';
 import { REFERENCE_URL } from './reference-server';
@@ -33,6 +34,25 @@ export async function createPatient(api: APIRequestContext, patient: NewPatient)
 export async function examFile(options: SampleExamOptions & { width?: number; height?: number }) {
   const exam = await buildSampleExam({ width: 640, height: 480, ...options });
   return { name: `${options.secondName ?? 'exam'}.npt`, mimeType: 'application/octet-stream', buffer: Buffer.from(exam.bytes) };
+}
+
+/** `file` uploaded through the API (to `patientId`'s card when given); the session once processing is over. */
+export async function uploadedSession(
+  api: APIRequestContext,
+  file: { name: string; mimeType: string; buffer: Buffer },
+  patientId?: string,
+): Promise<Treatment> {
+  const response = await api.post(`/api/treatments${patientId ? `?patientId=${patientId}` : ''}`, { multipart: { file } });
+  expect(response.status(), await response.text()).toBe(201);
+  const { id } = ((await response.json()) as { data: { treatment: { id: string } } }).data.treatment;
+  let treatment: Treatment | undefined;
+  await expect
+    .poll(async () => {
+      treatment = ((await (await api.get(`/api/treatments/${id}`)).json()) as { data: Treatment }).data;
+      return treatment.planStatus;
+    }, { timeout: 30_000 })
+    .not.toMatch(/^(file_uploaded|processing)$/);
+  return treatment!;
 }
 
 /** Puts `file` into the open upload dialog and sends it. */

@@ -173,6 +173,12 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   // The spot removed by keyboard is not in the file (its position as the cursor named it, µm rounded).
   expect(plan.spots.some((s) => Math.round(s.xUm) === removedX && Math.round(s.yUm) === removedY)).toBe(false);
   await expect(page.getByText(download.suggestedFilename())).toBeVisible();
+  // The treatment report for the record: a PDF named for the session, in the user's language.
+  const reporting = page.waitForEvent('download');
+  await page.getByRole('button', { name: p.parameterSet.report }).click();
+  const report = await reporting;
+  expect(report.suggestedFilename()).toBe(fill(p.parameterSet.reportFileName, { number: treatment.number, eye: treatment.eye, date: treatment.date.slice(0, 10) }));
+  expect((await readFile((await report.path())!)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
   // The change history: every step of this plan, newest first, the sign-off with the physician's name.
   await page.getByRole('button', { name: p.history.open }).click();

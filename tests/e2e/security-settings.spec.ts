@@ -9,6 +9,8 @@ import { signIn, signInToHome } from './session';
 import { fill } from './texts';
 
 test('advanced passwords for chosen users, a forced reset, a bad interval refused', async ({ page, browser, staff, texts, clinicAdmin }) => {
+  // Several users, a second browser and e-mails: longer than the default 30 s on a slow machine.
+  test.setTimeout(90_000);
   const ss = texts.securitySettings;
   await withClinicSettings(clinicAdmin, async () => {
     const invitation = await staff.invite('clinic_nurses', { family: 'Strict' });

@@ -19,6 +19,8 @@ async function search(page: Page, texts: Texts, text: string): Promise<void> {
 const rowOf = (page: Page, name: string) => page.getByRole('table').getByRole('row').filter({ hasText: name });
 
 test('invite a physician, confirm a draft, resend an invite: the old link stops working', async ({ page, browser, staff, texts }) => {
+  // Three accounts, two browsers, four e-mails: longer than the default 30 s on a slow machine.
+  test.setTimeout(90_000);
   const s = texts.staff;
   const f = s.form;
   await signInToHome(page, texts, await staff.create('clinic_it_admins'));
@@ -109,12 +111,13 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await invitee.close();
 });
 
-test('deactivating a signed-in user signs them out at their next call', async ({ page, browser, staff, texts }) => {
+test('deactivating a signed-in user signs them out at once', async ({ page, browser, staff, texts }) => {
   const s = texts.staff;
   const nurse = await staff.create('clinic_nurses', { family: 'Leaving' });
   const nurseContext = await browser.newContext();
   const nursePage = await nurseContext.newPage();
   await signInToHome(nursePage, texts, nurse);
+  await expect(nursePage.locator('.mp-realtime[data-state="connected"]')).toBeVisible({ timeout: 10_000 });
 
   await signInToHome(page, texts, await staff.create('clinic_it_admins'));
   await search(page, texts, nurse.lastName);
@@ -130,9 +133,9 @@ test('deactivating a signed-in user signs them out at their next call', async ({
   await expect(page.getByText(s.bulk.done.deactivate_one)).toBeVisible();
   await expect(rowOf(page, nurse.lastName)).toContainText(s.status.deactivated);
 
-  // The nurse's next call is refused: the page goes to sign-in.
-  await nursePage.reload();
-  await expect(nursePage).toHaveURL('/sign-in');
+  // The change is announced (realtime): the nurse's page asks for her profile again, is refused and goes to
+  // sign-in without anyone touching it.
+  await expect(nursePage).toHaveURL('/sign-in', { timeout: 10_000 });
   await nurseContext.close();
 
   // The deactivated list shows them; activating brings them back.

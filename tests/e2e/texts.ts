@@ -17,6 +17,9 @@ import deBilling from '../../locales/de/billing.json' with { type: 'json' };
 import deAdminPatients from '../../locales/de/adminPatients.json' with { type: 'json' };
 import deSecuritySettings from '../../locales/de/securitySettings.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
+import deNotifications from '../../locales/de/notifications.json' with { type: 'json' };
+import deMarks from '../../locales/de/marks.json' with { type: 'json' };
+import dePreviousTreatment from '../../locales/de/previousTreatment.json' with { type: 'json' };
 import enApi from '../../locales/en/api.json' with { type: 'json' };
 import enAuth from '../../locales/en/auth.json' with { type: 'json' };
 import enCommon from '../../locales/en/common.json' with { type: 'json' };
@@ -34,6 +37,9 @@ import enBilling from '../../locales/en/billing.json' with { type: 'json' };
 import enAdminPatients from '../../locales/en/adminPatients.json' with { type: 'json' };
 import enSecuritySettings from '../../locales/en/securitySettings.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
+import enNotifications from '../../locales/en/notifications.json' with { type: 'json' };
+import enMarks from '../../locales/en/marks.json' with { type: 'json' };
+import enPreviousTreatment from '../../locales/en/previousTreatment.json' with { type: 'json' };
 import type { Language } from '../../generated/model/language';
 
 // api: the server's messages (the same catalogues, answered in the request's Language).
@@ -54,6 +60,9 @@ const en = {
   billing: enBilling,
   adminPatients: enAdminPatients,
   securitySettings: enSecuritySettings,
+  notifications: enNotifications,
+  marks: enMarks,
+  previousTreatment: enPreviousTreatment,
   // The exam file's faults as the server words them (src/domain/npt).
   npt: enNpt,
 };
@@ -75,6 +84,9 @@ const de: Texts = {
   billing: deBilling,
   adminPatients: deAdminPatients,
   securitySettings: deSecuritySettings,
+  notifications: deNotifications,
+  marks: deMarks,
+  previousTreatment: dePreviousTreatment,
   npt: deNpt,
 };
 

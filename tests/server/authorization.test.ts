@@ -7,7 +7,7 @@ import { contractOperations, exampleRequest } from './contract-requests';
 import { startServer, type TestServer } from './helper';
 
 // Treatments and planning arrive with the NPT issue.
-const AREAS = ['auth', 'profile', 'users', 'clinic', 'notifications', 'patients', 'realtime'];
+const AREAS = ['auth', 'profile', 'users', 'clinic', 'notifications', 'patients', 'realtime', 'annotations'];
 const operations = contractOperations().filter((op) => AREAS.includes(op.tag));
 
 let server: TestServer;

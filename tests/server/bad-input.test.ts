@@ -7,7 +7,7 @@ import { createClinic, createUser, sessionFor } from './fixtures';
 import { contractOperations, exampleRequest, type ContractOperation } from './contract-requests';
 import { startServer, type TestServer } from './helper';
 
-const AREAS = ['auth', 'profile', 'users', 'clinic', 'notifications', 'patients', 'realtime'];
+const AREAS = ['auth', 'profile', 'users', 'clinic', 'notifications', 'patients', 'realtime', 'annotations'];
 const operations = contractOperations().filter(
   (op) => AREAS.includes(op.tag) && op.requestBody && 'application/json' in (op.requestBody.content as object),
 );
@@ -24,6 +24,8 @@ const TABLES = [
   'notification_settings',
   'patients',
   'treatments',
+  'annotation_labels',
+  'annotations',
 ] as const;
 
 let server: TestServer;

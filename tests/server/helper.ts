@@ -2,18 +2,18 @@
 // DATABASE_URL is set (each server in a schema of its own, dropped afterwards). Every answer received
 // through `call` is checked against the contract.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { AppContext, Clock } from '../../server/context';
 import { openDatabase } from '../../server/db/database';
 import { migrate } from '../../server/db/migrate';
 import type { Database } from '../../server/db/tables';
-import { createFileStore } from '../../server/files';
+import { createFileStore } from '../../server/storage';
 import { createMailer } from '../../server/mail/mailer';
 import { contractViolations } from './contract-validator';
 
@@ -56,8 +56,11 @@ export interface TestServer {
   outbox(): { file: string; text: string }[];
   /** Resolves when this server's background worker has nothing left to do. */
   jobsIdle(): Promise<void>;
-  /** Restarts the HTTP server on the same database and data directory. */
-  restart(): Promise<void>;
+  /**
+   * Restarts the HTTP server on the same database and data directory (and port, for clients that come back);
+   * `jobs` switches the background worker on or off from then on.
+   */
+  restart(options?: { samePort?: boolean; jobs?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,14 +81,18 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   // Behind a (pretend) proxy, so that tests can speak for several client addresses.
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', PUBLIC_URL: 'http://127.0.0.1:8080', TRUST_PROXY: '1', ...options.env });
   const clock = options.clock ?? testClock();
-  const { db, kind } = await openDatabase({ databaseUrl, pgliteDir: join(dataDir, 'db'), schema });
+  const pgliteDir = join(dataDir, 'db');
+  // A new PGlite database starts as a copy of the run's migrated template (tests/server/pglite-template.ts).
+  const template = databaseUrl ? null : inject('pgliteTemplate');
+  if (template && !existsSync(pgliteDir)) cpSync(template, pgliteDir, { recursive: true });
+  const { db, kind } = await openDatabase({ databaseUrl, pgliteDir, schema });
   await migrate(db, schema);
   const ctx: AppContext = {
     config: { ...config, databaseUrl },
     db,
     clock,
     mailer: createMailer({ smtpUrl: null, outboxDir: join(dataDir, 'outbox'), log: () => {} }),
-    files: createFileStore(join(dataDir, 'files')),
+    files: createFileStore(config),
   };
   const appOptions = { spaDir: options.spaDir, jobs: options.jobs };
   let app = await buildApp(ctx, appOptions);
@@ -101,22 +108,11 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     dataDir,
     kind,
     schema: schema ?? null,
-    async call(method, path, call = {}) {
-      const headers: Record<string, string> = { Language: call.lang ?? 'en', ...call.headers };
-      if (call.token) headers.Authorization = `Bearer ${call.token}`;
-      let body: string | FormData | undefined = call.body ?? call.form;
-      if (call.json !== undefined) {
-        headers['Content-Type'] = 'application/json';
-        body = JSON.stringify(call.json);
-      }
-      const response = await fetch(`${url}/api${path}`, { method, headers, body });
-      const contentType = response.headers.get('content-type') ?? '';
-      const parsed = contentType.includes('json') ? await response.json() : Buffer.from(await response.arrayBuffer());
-      const violations = contractViolations(method, `/api${path}`, response.status, contentType, parsed);
-      expect(violations, 'the answer must follow the contract').toEqual([]);
+    async call<T>(method: string, path: string, call: CallOptions = {}) {
+      const answer = await callApi<T>(url, method, path, call);
       // E-mails some calls send after their answer (password reset) are in the outbox when `call` returns.
       await ctx.mailer.settled?.();
-      return { status: response.status, headers: response.headers, body: parsed };
+      return answer;
     },
     outbox() {
       const dir = join(dataDir, 'outbox');
@@ -131,10 +127,13 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     async jobsIdle() {
       await app.jobs?.idle();
     },
-    async restart() {
+    async restart({ samePort = false, jobs } = {}) {
+      if (jobs !== undefined) appOptions.jobs = jobs;
+      // A new port unless asked: fetch's pooled keep-alive connections to the old port would meet a closed socket.
+      const port = samePort ? Number(new URL(url).port) : 0;
       await app.close();
       app = await buildApp(ctx, appOptions);
-      url = await app.listen({ port: 0, host: '127.0.0.1' });
+      url = await app.listen({ port, host: '127.0.0.1' });
     },
     async close() {
       await app.close();
@@ -144,6 +143,23 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     },
   };
   return server;
+}
+
+/** Calls the API of the server at `origin` (path below /api) and checks the answer against the contract. */
+export async function callApi<T = Record<string, unknown>>(origin: string, method: string, path: string, call: CallOptions = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { Language: call.lang ?? 'en', ...call.headers };
+  if (call.token) headers.Authorization = `Bearer ${call.token}`;
+  let body: string | FormData | undefined = call.body ?? call.form;
+  if (call.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(call.json);
+  }
+  const response = await fetch(`${origin}/api${path}`, { method, headers, body });
+  const contentType = response.headers.get('content-type') ?? '';
+  const parsed = contentType.includes('json') ? await response.json() : Buffer.from(await response.arrayBuffer());
+  const violations = contractViolations(method, `/api${path}`, response.status, contentType, parsed);
+  expect(violations, 'the answer must follow the contract').toEqual([]);
+  return { status: response.status, headers: response.headers, body: parsed };
 }
 
 // Outbox e-mails are MIME; tests read their text (quoted-printable soft breaks and escapes undone).

@@ -154,7 +154,10 @@ describe('markNotificationsRead', () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.body.message).toBe('Notifications marked as read');
-    expect((await list(me.token)).body.meta.unread).toBe(2);
+    const after = (await list(me.token)).body;
+    expect(after.meta.unread).toBe(2);
+    // Unread first: the one just read goes to the end.
+    expect(after.data.map((n) => [n.id, n.read])).toEqual([...mine.slice(1).map((n) => [n.id, false]), [mine[0].id, true]]);
     expect((await list(other.token)).body.meta.unread).toBe(3);
     expect((await list(foreign.token)).body.meta.unread).toBe(3);
   });

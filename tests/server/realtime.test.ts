@@ -88,3 +88,33 @@ describe('realtime channel authorisation', () => {
     expect(missing.body).toMatchObject({ errors: { channel_name: ['This field is required'] } });
   });
 });
+
+describe('realtime settings', () => {
+  it('points the SPA at the server\'s own endpoint by default (host null: beside the API)', async () => {
+    const answer = await server.call<{ data: Record<string, unknown> }>('GET', '/realtime/settings', { token: user.token });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual({ key: server.ctx.config.realtime.key, cluster: 'mt1', host: null, port: null, forceTLS: null });
+    expect((await server.call('GET', '/realtime/settings')).status).toBe(401);
+  });
+
+  it('names the external service\'s websocket address (soketi, hosted Pusher) and lets the page connect to it', async () => {
+    const external = await startServer({ env: { PUSHER_HOST: 'soketi.internal', PUSHER_PORT: '6001', PUSHER_SCHEME: 'http', PUSHER_CLIENT_HOST: 'realtime.clinic.example', PUSHER_CLIENT_PORT: '443' } });
+    const hosted = await startServer({ env: { PUSHER_CLUSTER: 'eu' } });
+    try {
+      const clinic = await createClinic(external.db);
+      const nurse = await createUser(external.db, { clinicId: clinic, role: 'clinic_nurses' });
+      const answer = await external.call<{ data: Record<string, unknown> }>('GET', '/realtime/settings', { token: await sessionFor(external.db, nurse.id) });
+      expect(answer.body.data).toMatchObject({ host: 'realtime.clinic.example', port: 443, forceTLS: false });
+      const page = await fetch(`${external.url}/sign-in`);
+      expect(page.headers.get('content-security-policy')).toContain("connect-src 'self' ws://realtime.clinic.example:443");
+
+      const hostedClinic = await createClinic(hosted.db);
+      const hostedNurse = await createUser(hosted.db, { clinicId: hostedClinic, role: 'clinic_nurses' });
+      const hostedAnswer = await hosted.call<{ data: Record<string, unknown> }>('GET', '/realtime/settings', { token: await sessionFor(hosted.db, hostedNurse.id) });
+      expect(hostedAnswer.body.data).toMatchObject({ cluster: 'eu', host: 'ws-eu.pusher.com', port: 443, forceTLS: true });
+    } finally {
+      await external.close();
+      await hosted.close();
+    }
+  });
+});

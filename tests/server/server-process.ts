@@ -94,14 +94,20 @@ export interface CommandResult {
   ms: number;
 }
 
-/** Runs `npm run create-admin -- …` as a process on `dataDir`. */
-export function createAdminCommand(dataDir: string, args: string[], timeoutMs = 30_000): Promise<CommandResult> {
+/** Runs one of the server's commands (`server/cli/<name>.ts`) as a process on `dataDir`. */
+export function serverCommand(
+  name: 'create-admin' | 'storage-migrate',
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<CommandResult> {
   const started = Date.now();
   return new Promise((done) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'server/cli/create-admin.ts', ...args],
-      { cwd: ROOT, env: processEnv(dataDir), timeout: timeoutMs },
+      ['--import', 'tsx', `server/cli/${name}.ts`, ...args],
+      { cwd: ROOT, env: processEnv(dataDir, env), timeout: timeoutMs },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         done({ code, stdout, stderr, ms: Date.now() - started });
@@ -109,3 +115,6 @@ export function createAdminCommand(dataDir: string, args: string[], timeoutMs = 
     );
   });
 }
+
+/** Runs `npm run create-admin -- …` as a process on `dataDir`. */
+export const createAdminCommand = (dataDir: string, args: string[], timeoutMs = 30_000) => serverCommand('create-admin', dataDir, args, {}, timeoutMs);

@@ -107,20 +107,33 @@ describe('the demo clinic', () => {
     expect(total.length).toBeGreaterThanOrEqual(12);
   });
 
-  it('has sessions from generated exam files that reach planning with images and exclusion zones', async () => {
+  it('has sessions from generated exam files that reach planning with images and exclusion zones; Maria Schneider’s first is signed off, its treatment on her second’s image', async () => {
     await server.jobsIdle();
     const token = await signIn(server, summary.accounts.find((a) => a.role === 'clinic_physicians')!.email, DEMO_PASSWORD);
     const patients = await server.call<{ data: { id: string; name: string; secondName: string; treatmentsCount: number }[] }>('GET', '/patients?perPage=50', { token });
     const schneider = patients.body.data.find((p) => p.secondName === 'Schneider')!;
     expect(schneider.treatmentsCount).toBe(2);
-    const sessions = await server.call<{ data: { id: string; planStatus: string; thumbnailUrl: string | null }[] }>('GET', `/patients/${schneider.id}/treatments`, { token });
+    const sessions = await server.call<{ data: { id: string; number: number; planStatus: string; thumbnailUrl: string | null }[] }>('GET', `/patients/${schneider.id}/treatments`, { token });
     for (const session of sessions.body.data) {
-      expect(session.planStatus).toBe('planning');
+      // The first signed off and packed on its day (server/seed/demo-sessions.ts), the second in planning.
+      expect(session.planStatus).toBe(session.number === 1 ? 'plan_available' : 'planning');
       expect(session.thumbnailUrl).toMatch(/\/thumbnail$/);
       const treatment = await server.call<{ data: { images: unknown[]; plan: { exclusionZones: unknown } } }>('GET', `/treatments/${session.id}`, { token });
       expect(treatment.body.data.images).toHaveLength(1);
       expect(treatment.body.data.plan.exclusionZones).not.toBeNull();
     }
+    // The second is the same eye another day: the first's spots are registered onto it by the vessels.
+    const second = sessions.body.data.find((session) => session.number === 2)!;
+    await server.call('GET', `/treatments/${second.id}/previous-treatment`, { token });
+    await server.jobsIdle();
+    const previous = await server.call<{ data: { state: string; registration: { method: string; rotationDeg: number }; spots: unknown[] } }>(
+      'GET',
+      `/treatments/${second.id}/previous-treatment`,
+      { token },
+    );
+    expect(previous.body.data).toMatchObject({ state: 'registered', registration: { method: 'vessels' } });
+    expect(previous.body.data.registration.rotationDeg).toBeCloseTo(-6, 0);
+    expect(previous.body.data.spots.length).toBeGreaterThan(100);
     const withSessions = patients.body.data.filter((p) => p.treatmentsCount > 0);
     expect(withSessions.length).toBeGreaterThanOrEqual(5);
   });

@@ -185,6 +185,30 @@ describe('a valid exam', () => {
     await untilProcessed(answer.body.data.treatment.id);
   });
 
+  it('keeps the file’s diagnostic data with the session', async () => {
+    const answer = await server.call<Body>('GET', `/treatments/${created.body.data.treatment.id}`, { token: nurse });
+    expect(answer.body.data.diagnostics).toEqual({ ...exam.manifest.diagnostics, additional: [] });
+    expect(answer.body.data.iolStatus).toBe(exam.manifest.diagnostics.iolStatus);
+  });
+
+  it('keeps diagnostic fields of a newer file version it does not know, as written', async () => {
+    const later = await smallExam({ seed: 31, name: 'Jonas', secondName: 'Weber', birthday: '1958-06-02', gender: 'male' });
+    const bytes = withManifest(later.bytes, (manifest) => {
+      manifest.version = '1.3';
+      Object.assign(manifest.diagnostics as Record<string, unknown>, { intraocularPressureMmHg: 17, fluid: { subretinal: true } });
+    });
+    const answer = await upload(bytes);
+    expect(answer.status).toBe(201);
+    const session = await server.call<Body>('GET', `/treatments/${answer.body.data.treatment.id}`, { token: physician });
+    expect(session.body.data.diagnostics).toEqual({
+      ...later.manifest.diagnostics,
+      additional: [
+        { key: 'intraocularPressureMmHg', value: '17' },
+        { key: 'fluid', value: '{"subretinal":true}' },
+      ],
+    });
+  });
+
   it('names the file’s patient when the file belongs to another patient ("Go to the patient")', async () => {
     const other = await smallExam({ seed: 13, name: 'Walter', secondName: 'Zimmermann', birthday: '1949-02-02', gender: 'male' });
     const unknown = await upload(other.bytes, { patientId: created.body.data.patient.id });

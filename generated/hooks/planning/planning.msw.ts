@@ -17,8 +17,14 @@ import type {
   PlanResponse
 } from '../../model/planResponse';
 
+import type {
+  PreviousTreatmentResponse
+} from '../../model/previousTreatmentResponse';
+
 
 export const getGetPlanResponseMock = (): PlanResponse => ({"status":"Success","data":{"step":"pre_macula_grid_pattern","stepIndex":2,"revision":1,"scale":{"umPerPixel":7.5,"source":"manifest"},"fovea":{"x":820,"y":610},"opticDisc":{"center":{"x":1455,"y":560},"radiusPx":110},"imagedField":{"width":1600,"height":1200,"aperture":{"center":{"x":800,"y":600},"radiusPx":590}},"exclusionZones":{"faz":{"kind":"FAZ","center":{"x":820,"y":610},"radiusXPx":66.67,"radiusYPx":66.67,"rotationDeg":0,"radiusXUm":500.02500000000003,"radiusYUm":500.02500000000003},"onh":{"kind":"ONH","center":{"x":1455,"y":560},"radiusXPx":136.67,"radiusYPx":136.67,"rotationDeg":0,"radiusXUm":1025.0249999999999,"radiusYUm":1025.0249999999999,"marginUm":200}},"gridSettings":{"pattern":"hexagonal","spotSizeUm":100,"spacing":2,"innerRadiusUm":500,"outerRadiusUm":3000},"spots":[{"id":2104320,"x":900,"y":610,"xUm":600,"yUm":0,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2100227,"x":860,"y":540.717967697245,"xUm":300,"yUm":519.6152422706632,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2094083,"x":780,"y":540.717967697245,"xUm":-300,"yUm":519.6152422706632,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2092032,"x":740,"y":610,"xUm":-600,"yUm":0,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2094077,"x":780,"y":679.282032302755,"xUm":-300,"yUm":-519.6152422706632,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2100221,"x":860,"y":679.282032302755,"xUm":300,"yUm":-519.6152422706632,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true}],"brightness":null,"signOff":null,"parameterSet":null}})
+
+export const getGetPreviousTreatmentResponseMock = (): PreviousTreatmentResponse => ({"status":"Success","data":{"state":"registered","session":{"id":"1a7c3e95-4f2b-4d8a-b6e1-9c0d2f7a8b34","number":1,"date":"2026-08-12T09:14:00Z","signedOff":true,"signedOffAt":"2026-08-12T10:02:41Z"},"registration":{"method":"vessels","transform":{"a":0.9952,"b":0.0871,"tx":-38.4,"ty":21.7},"rotationDeg":5,"scale":0.999,"uncertaintyUm":14.2,"vesselAgreement":0.93},"spots":[{"x":868.4,"y":612.9,"powerMw":86.5},{"x":882.1,"y":637.2,"powerMw":88},{"x":854.7,"y":637.4,"powerMw":null}],"exclusionZones":[{"kind":"FAZ","center":{"x":821.3,"y":608.8},"radiusXPx":66.6,"radiusYPx":66.6,"rotationDeg":5},{"kind":"ONH","center":{"x":1452.6,"y":616.3},"radiusXPx":136.5,"radiusYPx":136.5,"rotationDeg":5}],"spotDiameterPx":13.3,"message":null}})
 
 export const getSaveExclusionZonesResponseMock = (): PlanResponse => ({"status":"Success","message":"Changes added successfully","data":{"step":"pre_macula_grid_pattern","stepIndex":2,"revision":1,"scale":{"umPerPixel":7.5,"source":"manifest"},"fovea":{"x":820,"y":610},"opticDisc":{"center":{"x":1455,"y":560},"radiusPx":110},"imagedField":{"width":1600,"height":1200,"aperture":{"center":{"x":800,"y":600},"radiusPx":590}},"exclusionZones":{"faz":{"kind":"FAZ","center":{"x":820,"y":610},"radiusXPx":66.67,"radiusYPx":66.67,"rotationDeg":0,"radiusXUm":500.02500000000003,"radiusYUm":500.02500000000003},"onh":{"kind":"ONH","center":{"x":1455,"y":560},"radiusXPx":136.67,"radiusYPx":136.67,"rotationDeg":0,"radiusXUm":1025.0249999999999,"radiusYUm":1025.0249999999999,"marginUm":200}},"gridSettings":{"pattern":"hexagonal","spotSizeUm":100,"spacing":2,"innerRadiusUm":500,"outerRadiusUm":3000},"spots":[{"id":2104320,"x":900,"y":610,"xUm":600,"yUm":0,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2100227,"x":860,"y":540.717967697245,"xUm":300,"yUm":519.6152422706632,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2094083,"x":780,"y":540.717967697245,"xUm":-300,"yUm":519.6152422706632,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2092032,"x":740,"y":610,"xUm":-600,"yUm":0,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2094077,"x":780,"y":679.282032302755,"xUm":-300,"yUm":-519.6152422706632,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true},{"id":2100221,"x":860,"y":679.282032302755,"xUm":300,"yUm":-519.6152422706632,"brightness":null,"powerFactor":null,"powerMw":null,"enabled":true}],"brightness":null,"signOff":null,"parameterSet":null}})
 
@@ -37,6 +43,18 @@ export const getGetPlanMockHandler = (overrideResponse?: PlanResponse | ((info: 
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getGetPlanResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getGetPreviousTreatmentMockHandler = (overrideResponse?: PreviousTreatmentResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<PreviousTreatmentResponse> | PreviousTreatmentResponse), options?: RequestHandlerOptions) => {
+  return http.get('*/treatments/:id/previous-treatment', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetPreviousTreatmentResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
@@ -104,6 +122,7 @@ export const getListTreatmentAuditMockHandler = (overrideResponse?: PlanAuditRes
 }
 export const getPlanningMock = () => [
   getGetPlanMockHandler(),
+  getGetPreviousTreatmentMockHandler(),
   getSaveExclusionZonesMockHandler(),
   getSaveMaculaGridMockHandler(),
   getSaveBrightnessMockHandler(),

@@ -73,6 +73,10 @@ import type {
 } from '../../model/planResponse';
 
 import type {
+  PreviousTreatmentResponse
+} from '../../model/previousTreatmentResponse';
+
+import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
 
@@ -170,6 +174,98 @@ export function useGetPlan<TData = Awaited<ReturnType<typeof getPlan>>, TError =
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetPlanQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * **Addition.** The latest earlier session of the same patient and eye whose plan has a macula grid (by exam date), its image registered onto this session's image, and its spots and exclusion zones carried over, with an estimate of the registration's uncertainty. The first request after processing starts the registration in the background and answers `pending`; reading is allowed on a locked session.
+ * @summary The previous treatment on today's image
+ */
+export const getPreviousTreatment = (
+    id: string,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<PreviousTreatmentResponse>(
+      {url: `/treatments/${id}/previous-treatment`, method: 'GET', signal
+    },
+      options);
+    }
+  
+
+
+
+export const getGetPreviousTreatmentQueryKey = (id?: string,) => {
+    return [
+    `/treatments/${id}/previous-treatment`
+    ] as const;
+    }
+
+    
+export const getGetPreviousTreatmentQueryOptions = <TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetPreviousTreatmentQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPreviousTreatment>>> = ({ signal }) => getPreviousTreatment(id, requestOptions, signal);
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetPreviousTreatmentQueryResult = NonNullable<Awaited<ReturnType<typeof getPreviousTreatment>>>
+export type GetPreviousTreatmentQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>
+
+
+export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPreviousTreatment>>,
+          TError,
+          Awaited<ReturnType<typeof getPreviousTreatment>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getPreviousTreatment>>,
+          TError,
+          Awaited<ReturnType<typeof getPreviousTreatment>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The previous treatment on today's image
+ */
+
+export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetPreviousTreatmentQueryOptions(id,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -13,8 +13,14 @@ import type {
   BroadcastingAuthResponse
 } from '../../model/broadcastingAuthResponse';
 
+import type {
+  RealtimeSettingsResponse
+} from '../../model/realtimeSettingsResponse';
+
 
 export const getAuthorizeBroadcastingResponseMock = (): BroadcastingAuthResponse => ({"auth":"app-key:d9230c56f4daf6548c58204f6a6e8d77bef8bf3c0be4247f86d1ec48e593335f"})
+
+export const getGetRealtimeSettingsResponseMock = (): RealtimeSettingsResponse => ({"status":"Success","data":{"key":"macula-local-key","cluster":"mt1","host":null,"port":null,"forceTLS":null}})
 
 
 export const getAuthorizeBroadcastingMockHandler = (overrideResponse?: BroadcastingAuthResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<BroadcastingAuthResponse> | BroadcastingAuthResponse), options?: RequestHandlerOptions) => {
@@ -28,6 +34,19 @@ export const getAuthorizeBroadcastingMockHandler = (overrideResponse?: Broadcast
       })
   }, options)
 }
+
+export const getGetRealtimeSettingsMockHandler = (overrideResponse?: RealtimeSettingsResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<RealtimeSettingsResponse> | RealtimeSettingsResponse), options?: RequestHandlerOptions) => {
+  return http.get('*/realtime/settings', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetRealtimeSettingsResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
 export const getRealtimeMock = () => [
-  getAuthorizeBroadcastingMockHandler()
+  getAuthorizeBroadcastingMockHandler(),
+  getGetRealtimeSettingsMockHandler()
 ]

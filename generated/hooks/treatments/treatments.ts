@@ -61,6 +61,10 @@ import type {
 } from '../../model/planConflict';
 
 import type {
+  ServiceUnavailableResponse
+} from '../../model/serviceUnavailableResponse';
+
+import type {
   SignOffInput
 } from '../../model/signOffInput';
 
@@ -138,7 +142,7 @@ formData.append(`file`, treatmentUpload.file)
   
 
 
-export const getUploadTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
+export const getUploadTreatmentMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadTreatment>>, TError,{data: BodyType<TreatmentUpload>;params?: UploadTreatmentParams}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof uploadTreatment>>, TError,{data: BodyType<TreatmentUpload>;params?: UploadTreatmentParams}, TContext> => {
 
@@ -165,12 +169,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UploadTreatmentMutationResult = NonNullable<Awaited<ReturnType<typeof uploadTreatment>>>
     export type UploadTreatmentMutationBody = BodyType<TreatmentUpload>
-    export type UploadTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>
+    export type UploadTreatmentMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>
 
     /**
  * @summary Upload an NPT exam file
  */
-export const useUploadTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope>,
+export const useUploadTreatment = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | UploadTreatment409 | ErrorEnvelope | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadTreatment>>, TError,{data: BodyType<TreatmentUpload>;params?: UploadTreatmentParams}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof uploadTreatment>>,
@@ -566,7 +570,7 @@ export const getGetTreatmentImageQueryKey = (id?: string,
     }
 
     
-export const getGetTreatmentImageQueryOptions = <TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(id: string,
+export const getGetTreatmentImageQueryOptions = <TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(id: string,
     imageId: string,
     variant: ImageVariant, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTreatmentImage>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
 ) => {
@@ -587,10 +591,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetTreatmentImageQueryResult = NonNullable<Awaited<ReturnType<typeof getTreatmentImage>>>
-export type GetTreatmentImageQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>
+export type GetTreatmentImageQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>
 
 
-export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(
+export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
  id: string,
     imageId: string,
     variant: ImageVariant, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTreatmentImage>>, TError, TData>> & Pick<
@@ -602,7 +606,7 @@ export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatm
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(
+export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
  id: string,
     imageId: string,
     variant: ImageVariant, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTreatmentImage>>, TError, TData>> & Pick<
@@ -614,7 +618,7 @@ export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatm
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(
+export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
  id: string,
     imageId: string,
     variant: ImageVariant, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTreatmentImage>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
@@ -624,7 +628,7 @@ export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatm
  * @summary Read a fundus image of a session
  */
 
-export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(
+export function useGetTreatmentImage<TData = Awaited<ReturnType<typeof getTreatmentImage>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
  id: string,
     imageId: string,
     variant: ImageVariant, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getTreatmentImage>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
@@ -669,7 +673,7 @@ export const getDownloadParameterSetQueryKey = (id?: string,) => {
     }
 
     
-export const getDownloadParameterSetQueryOptions = <TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export const getDownloadParameterSetQueryOptions = <TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
@@ -688,10 +692,10 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type DownloadParameterSetQueryResult = NonNullable<Awaited<ReturnType<typeof downloadParameterSet>>>
-export type DownloadParameterSetQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>
+export type DownloadParameterSetQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>
 
 
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>>(
  id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadParameterSet>>,
@@ -701,7 +705,7 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadParameterSet>>,
@@ -711,7 +715,7 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
@@ -719,12 +723,105 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
  * @summary Download the parameter set
  */
 
-export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>>(
+export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downloadParameterSet>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>>(
  id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadParameterSet>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getDownloadParameterSetQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * **Addition.** "Treatment report": the signed-off plan as an A4 PDF for the patient record, in the caller's `Language` (English or German) — the patient, the session (number, date, eye, device), the display fundus image with the exclusion zones (FAZ, ONH), the macula grid's ring and every spot coloured by its power, the fovea and disc markers and a scale bar in µm with the scale's origin; the laser settings; the per-spot power summary (spots planned, enabled and removed, lowest, median and highest power, the number of spots per power band); who signed off and when (UTC); and the parameter set's file name, size and SHA-256. The same plan in the same language always gives the same bytes (no creation time other than the sign-off's, no random document id), so a stored copy can be compared with a new download. Available once the plan is signed off and its parameter set packed (409 before, e.g. while `npt_packing`). A locked session (issue reported) still gets its report for the record: it states on its first page that an issue was reported (when, by whom and why) and that the parameter set is withheld. Every download is kept in the audit log.
+ * @summary Download the treatment report (PDF)
+ */
+export const downloadTreatmentReport = (
+    id: string,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<Blob>(
+      {url: `/treatments/${id}/treatment-report`, method: 'GET',
+        responseType: 'blob', signal
+    },
+      options);
+    }
+  
+
+
+
+export const getDownloadTreatmentReportQueryKey = (id?: string,) => {
+    return [
+    `/treatments/${id}/treatment-report`
+    ] as const;
+    }
+
+    
+export const getDownloadTreatmentReportQueryOptions = <TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getDownloadTreatmentReportQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadTreatmentReport>>> = ({ signal }) => downloadTreatmentReport(id, requestOptions, signal);
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type DownloadTreatmentReportQueryResult = NonNullable<Awaited<ReturnType<typeof downloadTreatmentReport>>>
+export type DownloadTreatmentReportQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>
+
+
+export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadTreatmentReport>>,
+          TError,
+          Awaited<ReturnType<typeof downloadTreatmentReport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof downloadTreatmentReport>>,
+          TError,
+          Awaited<ReturnType<typeof downloadTreatmentReport>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Download the treatment report (PDF)
+ */
+
+export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getDownloadTreatmentReportQueryOptions(id,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -122,6 +122,58 @@ export const getPlanResponse = zod.object({
 })
 
 /**
+ * **Addition.** The latest earlier session of the same patient and eye whose plan has a macula grid (by exam date), its image registered onto this session's image, and its spots and exclusion zones carried over, with an estimate of the registration's uncertainty. The first request after processing starts the registration in the background and answers `pending`; reading is allowed on a locked session.
+ * @summary The previous treatment on today's image
+ */
+export const getPreviousTreatmentResponseDataRegistrationUncertaintyUmMin = 0;export const getPreviousTreatmentResponseDataRegistrationVesselAgreementMin = -1;
+export const getPreviousTreatmentResponseDataRegistrationVesselAgreementMax = 1;export const getPreviousTreatmentResponseDataExclusionZonesItemRotationDegMin = -180;
+export const getPreviousTreatmentResponseDataExclusionZonesItemRotationDegMax = 180;
+
+export const getPreviousTreatmentResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.object({
+  "state": zod.enum(['none', 'pending', 'registered', 'failed']).describe('`none`: the patient has no earlier session of this eye with a planned grid. `pending`: today\'s exam is still being processed, or the earlier image is being registered onto today\'s (a background job; the session\'s `treatment.modified` realtime event says when it is done). `registered`: the earlier spots and zones are on today\'s image. `failed`: the two images could not be registered (`message` says why).'),
+  "session": zod.union([zod.object({
+  "id": zod.uuid(),
+  "number": zod.number().min(1),
+  "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "signedOff": zod.boolean().describe('False for a plan that was never signed off (it may not have been lasered).'),
+  "signedOffAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional()
+}).describe('The earlier session whose plan is carried over.'),zod.null()]),
+  "registration": zod.union([zod.object({
+  "method": zod.enum(['landmarks', 'vessels']),
+  "transform": zod.object({
+  "a": zod.number(),
+  "b": zod.number(),
+  "tx": zod.number(),
+  "ty": zod.number()
+}),
+  "rotationDeg": zod.number().describe('Rotation of the earlier image on today\'s, degrees, clockwise on screen.'),
+  "scale": zod.number().describe('Today\'s pixels per earlier pixel.'),
+  "uncertaintyUm": zod.number().min(getPreviousTreatmentResponseDataRegistrationUncertaintyUmMin),
+  "vesselAgreement": zod.number().min(getPreviousTreatmentResponseDataRegistrationVesselAgreementMin).max(getPreviousTreatmentResponseDataRegistrationVesselAgreementMax).nullable().describe('Correlation of the two images\' vessel patterns under the transform; null when not measured.')
+}).describe('How the earlier image lies on today\'s: a similarity (x\' = a·x − b·y + tx, y\' = b·x + a·y + ty, earlier pixels → today\'s pixels), found from the optic disc and the fovea of both images (`landmarks`) and refined by the retinal vessels where they agree (`vessels`). `uncertaintyUm`: a carried-over point lies within this distance of its true place in nine cases of ten (an estimate: from the landmarks\' detection error, or from how firmly the vessel refinement settles, never less than one working pixel of it).'),zod.null()]),
+  "spots": zod.array(zod.object({
+  "x": zod.number(),
+  "y": zod.number(),
+  "powerMw": zod.number().nullable()
+})).describe('The earlier plan\'s spots (those not removed), on today\'s image.'),
+  "exclusionZones": zod.array(zod.object({
+  "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
+  "center": zod.object({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusXPx": zod.number(),
+  "radiusYPx": zod.number(),
+  "rotationDeg": zod.number().min(getPreviousTreatmentResponseDataExclusionZonesItemRotationDegMin).max(getPreviousTreatmentResponseDataExclusionZonesItemRotationDegMax)
+})),
+  "spotDiameterPx": zod.number().nullable().describe('The earlier spot size on today\'s image, pixels.'),
+  "message": zod.string().nullable().describe('Why it failed, in the request\'s language (`failed` only).')
+})
+})
+
+/**
  * **Addition.** Wizard step 1: confirms the FAZ and ONH zones as proposed at processing, or as moved and resized by the user (image pixels; the server derives µm from the plan's scale). The step becomes `exclusion_boundaries` and the server at once proposes the macula grid around the fovea, skipping every spot that touches a zone: the answer is at `pre_macula_grid_pattern`. Allowed from `initial_exclusion_boundaries` to `confirm_sign_off`; saving again discards what depended on the zones (the grid and the powers are proposed anew; the laser dose, pulse duration and laser mode stay). 409 before processing has finished or after sign-off; 422 when a zone lies outside the image or the zones overlap; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified.
  * @summary Confirm the exclusion zones
  */

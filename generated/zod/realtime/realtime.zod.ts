@@ -22,3 +22,21 @@ export const authorizeBroadcastingResponse = zod.object({
   "channel_data": zod.string().optional()
 }).describe('Pusher-protocol answer (not wrapped in the envelope, as pusher-js expects).')
 
+/**
+ * **Addition.** The app key and the address of the Pusher-protocol service, so that one build of the SPA works against the server's own endpoint, hosted Pusher Channels or a Pusher-compatible server (soketi, sockudo). `host: null` means the server's own endpoint: the same host, port and path prefix as the API (`{API base}/app/{key}`), over TLS when the API is. The SPA asks only when it has a token, and connects with that token's authorisation (`/broadcasting/auth`). Events (on `private-clinic.{clinicId}` and `private-user.{userId}`) name what changed by id; the client then refetches through the API. Any call may carry the page's socket id in `X-Socket-Id`: the events that call causes are not sent to that socket (Pusher's `socket_id` exclusion; the page knows its own change), only to the others.
+ * @summary Where the realtime client connects
+ */
+export const getRealtimeSettingsResponseDataPortMax = 65535;
+
+export const getRealtimeSettingsResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "message": zod.string().optional(),
+  "data": zod.object({
+  "key": zod.string().describe('The app key (public).'),
+  "cluster": zod.string(),
+  "host": zod.string().nullable().describe('Websocket host; null for the server\'s own endpoint (beside the API).'),
+  "port": zod.number().min(1).max(getRealtimeSettingsResponseDataPortMax).nullable(),
+  "forceTLS": zod.boolean().nullable().describe('Always TLS (wss); null for \"as the API\".')
+}).describe('Where the Pusher-protocol client connects.')
+})
+

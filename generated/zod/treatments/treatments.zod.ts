@@ -23,7 +23,7 @@ export const uploadTreatmentBody = zod.strictObject({
  * @summary Read a session
  */
 export const getTreatmentResponseDataStepIndexMin = 0;
-export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataTotalSpotsMin = 0;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataPlanStepIndexMin = 0;
+export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataTotalSpotsMin = 0;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataDiagnosticsNotesMax = 2000;export const getTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const getTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const getTreatmentResponseDataPlanStepIndexMin = 0;
 export const getTreatmentResponseDataPlanStepIndexMax = 8;export const getTreatmentResponseDataPlanRevisionMin = 0;
 export const getTreatmentResponseDataPlanRevisionMax = 1000000;export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const getTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -73,6 +73,16 @@ export const getTreatmentResponse = zod.object({
   "laserDose": zod.number().min(getTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
 })).and(zod.object({
   "deviceId": zod.string().nullable(),
+  "diagnostics": zod.union([zod.object({
+  "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]),
+  "centralRetinalThicknessUm": zod.number().nullable().describe('Central subfield thickness from OCT, µm.'),
+  "visualAcuityLogMar": zod.number().nullable().describe('Best-corrected visual acuity, logMAR (0 = decimal 1.0).'),
+  "notes": zod.string().max(getTreatmentResponseDataDiagnosticsNotesMax).nullable(),
+  "additional": zod.array(zod.object({
+  "key": zod.string().max(getTreatmentResponseDataDiagnosticsAdditionalItemKeyMax),
+  "value": zod.string().max(getTreatmentResponseDataDiagnosticsAdditionalItemValueMax)
+}))
+}).describe('**Addition.** The exam file\'s diagnostic data (docs/npt-format.md §4.7), as the file brought it; null values were not recorded by the device. `additional` holds the diagnostic fields of a newer file version this server does not know, as written (names and values as text), so nothing the file says is dropped.'),zod.null()]).describe('The exam file\'s diagnostic data; null for a session uploaded before the server kept it (its file still holds it).'),
   "uploadedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
@@ -204,7 +214,7 @@ export const updateTreatmentBody = zod.strictObject({
 }).describe('\"Adjust description\" of a session. Eye and laser settings come from the NPT file and change through the plan steps (the planning wizard), not here; another field is refused (422 naming it).')
 
 export const updateTreatmentResponseDataStepIndexMin = 0;
-export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
+export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataDiagnosticsNotesMax = 2000;export const updateTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const updateTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
 export const updateTreatmentResponseDataPlanStepIndexMax = 8;export const updateTreatmentResponseDataPlanRevisionMin = 0;
 export const updateTreatmentResponseDataPlanRevisionMax = 1000000;export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const updateTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -254,6 +264,16 @@ export const updateTreatmentResponse = zod.object({
   "laserDose": zod.number().min(updateTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
 })).and(zod.object({
   "deviceId": zod.string().nullable(),
+  "diagnostics": zod.union([zod.object({
+  "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]),
+  "centralRetinalThicknessUm": zod.number().nullable().describe('Central subfield thickness from OCT, µm.'),
+  "visualAcuityLogMar": zod.number().nullable().describe('Best-corrected visual acuity, logMAR (0 = decimal 1.0).'),
+  "notes": zod.string().max(updateTreatmentResponseDataDiagnosticsNotesMax).nullable(),
+  "additional": zod.array(zod.object({
+  "key": zod.string().max(updateTreatmentResponseDataDiagnosticsAdditionalItemKeyMax),
+  "value": zod.string().max(updateTreatmentResponseDataDiagnosticsAdditionalItemValueMax)
+}))
+}).describe('**Addition.** The exam file\'s diagnostic data (docs/npt-format.md §4.7), as the file brought it; null values were not recorded by the device. `additional` holds the diagnostic fields of a newer file version this server does not know, as written (names and values as text), so nothing the file says is dropped.'),zod.null()]).describe('The exam file\'s diagnostic data; null for a session uploaded before the server kept it (its file still holds it).'),
   "uploadedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
@@ -397,7 +417,7 @@ export const confirmTreatmentBody = zod.strictObject({
 }).describe('The signing physician confirms with their password the plan of the revision they saw.')
 
 export const confirmTreatmentResponseDataStepIndexMin = 0;
-export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
+export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataDiagnosticsNotesMax = 2000;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
 export const confirmTreatmentResponseDataPlanStepIndexMax = 8;export const confirmTreatmentResponseDataPlanRevisionMin = 0;
 export const confirmTreatmentResponseDataPlanRevisionMax = 1000000;export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const confirmTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -447,6 +467,16 @@ export const confirmTreatmentResponse = zod.object({
   "laserDose": zod.number().min(confirmTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
 })).and(zod.object({
   "deviceId": zod.string().nullable(),
+  "diagnostics": zod.union([zod.object({
+  "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]),
+  "centralRetinalThicknessUm": zod.number().nullable().describe('Central subfield thickness from OCT, µm.'),
+  "visualAcuityLogMar": zod.number().nullable().describe('Best-corrected visual acuity, logMAR (0 = decimal 1.0).'),
+  "notes": zod.string().max(confirmTreatmentResponseDataDiagnosticsNotesMax).nullable(),
+  "additional": zod.array(zod.object({
+  "key": zod.string().max(confirmTreatmentResponseDataDiagnosticsAdditionalItemKeyMax),
+  "value": zod.string().max(confirmTreatmentResponseDataDiagnosticsAdditionalItemValueMax)
+}))
+}).describe('**Addition.** The exam file\'s diagnostic data (docs/npt-format.md §4.7), as the file brought it; null values were not recorded by the device. `additional` holds the diagnostic fields of a newer file version this server does not know, as written (names and values as text), so nothing the file says is dropped.'),zod.null()]).describe('The exam file\'s diagnostic data; null for a session uploaded before the server kept it (its file still holds it).'),
   "uploadedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
@@ -578,7 +608,7 @@ export const reportTreatmentIssueBody = zod.strictObject({
 })
 
 export const reportTreatmentIssueResponseDataStepIndexMin = 0;
-export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
+export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataDiagnosticsNotesMax = 2000;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
 export const reportTreatmentIssueResponseDataPlanStepIndexMax = 8;export const reportTreatmentIssueResponseDataPlanRevisionMin = 0;
 export const reportTreatmentIssueResponseDataPlanRevisionMax = 1000000;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -628,6 +658,16 @@ export const reportTreatmentIssueResponse = zod.object({
   "laserDose": zod.number().min(reportTreatmentIssueResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
 })).and(zod.object({
   "deviceId": zod.string().nullable(),
+  "diagnostics": zod.union([zod.object({
+  "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]),
+  "centralRetinalThicknessUm": zod.number().nullable().describe('Central subfield thickness from OCT, µm.'),
+  "visualAcuityLogMar": zod.number().nullable().describe('Best-corrected visual acuity, logMAR (0 = decimal 1.0).'),
+  "notes": zod.string().max(reportTreatmentIssueResponseDataDiagnosticsNotesMax).nullable(),
+  "additional": zod.array(zod.object({
+  "key": zod.string().max(reportTreatmentIssueResponseDataDiagnosticsAdditionalItemKeyMax),
+  "value": zod.string().max(reportTreatmentIssueResponseDataDiagnosticsAdditionalItemValueMax)
+}))
+}).describe('**Addition.** The exam file\'s diagnostic data (docs/npt-format.md §4.7), as the file brought it; null values were not recorded by the device. `additional` holds the diagnostic fields of a newer file version this server does not know, as written (names and values as text), so nothing the file says is dropped.'),zod.null()]).describe('The exam file\'s diagnostic data; null for a session uploaded before the server kept it (its file still holds it).'),
   "uploadedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')

@@ -1,5 +1,5 @@
 import { Button, Classes } from '@blueprintjs/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageMeta } from '@generated/model/pageMeta';
 import './icons';
@@ -13,11 +13,15 @@ const SEARCH_DELAY_MS = 300;
  */
 export function useSearchAfterPause(shown: string, apply: (search: string) => void): [string, (text: string) => void] {
   const [typed, setTyped] = useState(shown);
+  const latestApply = useRef(apply);
+  latestApply.current = apply;
+  // The pause counts from the last keystroke only: a render for another reason (a list refetched because
+  // realtime announced a change) must not start it again.
   useEffect(() => {
     if (typed.trim() === shown) return;
-    const timer = window.setTimeout(() => apply(typed.trim()), SEARCH_DELAY_MS);
+    const timer = window.setTimeout(() => latestApply.current(typed.trim()), SEARCH_DELAY_MS);
     return () => window.clearTimeout(timer);
-  });
+  }, [typed, shown]);
   return [typed, setTyped];
 }
 
@@ -35,7 +39,7 @@ export function SkeletonRows({ columns, rows = 3 }: { columns: number; rows?: nu
 }
 
 /** The catalogues of the lists that page this way; each has range, paging, previous, next and pageOf. */
-type PagedNamespace = 'devices' | 'staff' | 'adminPatients';
+type PagedNamespace = 'devices' | 'staff' | 'adminPatients' | 'notifications';
 
 type RangePagingProps = {
   namespace: PagedNamespace;

@@ -63,6 +63,17 @@ export interface NptDiagnostics {
   centralRetinalThicknessUm: number | null;
   visualAcuityLogMar: number | null;
   notes: string | null;
+  /**
+   * Diagnostic fields of a newer minor version this reader does not know (docs/npt-format.md §8): kept as
+   * written, for the clinic to read, never interpreted. Only a reader sets it; a writer leaves it out.
+   */
+  additional?: NptAdditionalField[];
+}
+
+/** An unknown diagnostic field: its name and its value as text (JSON for anything but a string). */
+export interface NptAdditionalField {
+  key: string;
+  value: string;
 }
 
 export interface NptImageEntry {

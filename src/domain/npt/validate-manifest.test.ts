@@ -182,6 +182,34 @@ describe('validateManifest: format, version and shape', () => {
     expect(result.value.kind === 'exam' && result.value.images[0]).not.toHaveProperty('dpi');
   });
 
+  it('under a later minor version keeps unknown diagnostic fields as written, for the clinic to read', () => {
+    const manifest = examJson();
+    manifest.version = '1.2';
+    Object.assign(manifest.diagnostics, {
+      intraocularPressureMmHg: 17,
+      octDevice: 'Spectralis',
+      'fluid\u0007': { subretinal: true },
+      remark: `a\tb\n${'x'.repeat(2100)}`,
+    });
+    const result = validateManifest(manifest);
+    expect(result.ok).toBe(true);
+    if (!result.ok || result.value.kind !== 'exam') return;
+    const additional = result.value.diagnostics.additional ?? [];
+    expect(additional.slice(0, 3)).toEqual([
+      { key: 'intraocularPressureMmHg', value: '17' },
+      { key: 'octDevice', value: 'Spectralis' },
+      { key: 'fluid\ufffd', value: '{"subretinal":true}' },
+    ]);
+    expect(additional[3]?.value.startsWith('a\tb\nxxx')).toBe(true);
+    expect([...(additional[3]?.value ?? '')]).toHaveLength(2000);
+    expect(additional[3]?.value.endsWith('…')).toBe(true);
+  });
+
+  it('a file of the version this reader knows has no additional diagnostic fields', () => {
+    const result = validateManifest(examJson());
+    expect(result.ok && result.value.kind === 'exam' && result.value.diagnostics).not.toHaveProperty('additional');
+  });
+
   it('under a later minor version still refuses a known field that is invalid', () => {
     const manifest = examJson();
     manifest.version = '1.1';

@@ -248,7 +248,33 @@ function diagnostics(value: unknown, path: string, context: Context): NptDiagnos
     notes: notes(required(o, 'notes', path), at(path, 'notes')),
   };
   noUnknownKeys(o, path, Object.keys(result), context);
+  const additional = unknownFields(o, Object.keys(result));
+  if (additional.length > 0) result.additional = additional;
   return result;
+}
+
+/** Longest value of an unknown diagnostic field kept, in code points (as long as the notes). */
+const ADDITIONAL_VALUE_MAX = R.notes;
+
+/**
+ * The diagnostic fields of a newer minor version, in the file's order: shown to the clinic as they are
+ * written (a string as such, anything else as JSON), never dropped. Control characters other than line
+ * breaks and tabs become U+FFFD; a value longer than the notes may be is cut with "…". The manifest's own
+ * size limit bounds how many there can be.
+ */
+function unknownFields(o: JsonObject, known: readonly string[]): { key: string; value: string }[] {
+  return Object.entries(o)
+    .filter(([key]) => !known.includes(key))
+    .map(([key, value]) => ({ key: displayName(key), value: shownValue(value) }));
+}
+
+const UNSHOWABLE = new RegExp(`${CONTROL_EXCEPT_LINES.source}|${LONE_SURROGATE.source}`, 'g');
+
+function shownValue(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const visible = text.replace(UNSHOWABLE, '\ufffd');
+  const points = [...visible];
+  return points.length > ADDITIONAL_VALUE_MAX ? `${points.slice(0, ADDITIONAL_VALUE_MAX - 1).join('')}…` : visible;
 }
 
 const MAX_ENTRY_BYTES = 0xfffffffe;

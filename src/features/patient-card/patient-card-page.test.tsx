@@ -3,6 +3,7 @@ import {
   getGetPatientResponseMock,
   getListPatientTreatmentsResponseMock,
 } from '@generated/hooks/patients/patients.msw';
+import { getListAnnotationLabelsMockHandler, getListImageAnnotationsMockHandler } from '@generated/hooks/annotations/annotations.msw';
 import { getGetProfileMockHandler, getGetProfileResponseMock } from '@generated/hooks/profile/profile.msw';
 import { getGetTreatmentResponseMock } from '@generated/hooks/treatments/treatments.msw';
 import type { Patient } from '@generated/model/patient';
@@ -17,6 +18,7 @@ import { navigation } from '@/lib/api-client';
 import type { UiLanguage } from '@/lib/i18n';
 import { recentPatients } from '@/lib/recent-patients';
 import { cleanup, click, getByLabel, getByText, renderRoutes, waitFor } from '@/testing/render';
+import { layoutHandlers } from '@/testing/layout-handlers';
 
 // The whole app at /physician/patient-card: the route's loader, the signed-in frame and the card, against the
 // contract's examples (Maria Schneider and her two sessions) changed where a case needs it.
@@ -70,6 +72,7 @@ beforeEach(() => {
     const url = new URL(request.url);
     requests.push(`${request.method} ${url.pathname}`);
   });
+  server.use(...layoutHandlers());
   server.use(
     getGetProfileMockHandler(PROFILE),
     http.get('*/users/:id/avatar', () => new HttpResponse(null, { status: 404 })),
@@ -83,6 +86,10 @@ beforeEach(() => {
       const summary = sessions.find((session) => session.id === params.id);
       return summary ? envelope(detailsOf(summary)) : failure(404, 'Session not found');
     }),
+    // The comparison's marks (read-only) and the clinic's labels, as the contract's examples; before the images,
+    // whose `:variant` would take `annotations` too.
+    getListImageAnnotationsMockHandler(),
+    getListAnnotationLabelsMockHandler(),
     http.get('*/treatments/:id/images/:imageId/:variant', () => new HttpResponse(new Blob(['jpeg'], { type: 'image/jpeg' }))),
     http.get('*/patients/:id/comparison', () => HttpResponse.json(getComparePatientTreatmentsResponseMock())),
   );
@@ -148,6 +155,8 @@ describe('route loader', () => {
           `GET /api/patients/${PATIENT.id}`,
           `GET /api/patients/${PATIENT.id}/treatments`,
           ...SESSIONS.map((session) => `GET /api/treatments/${session.id}`),
+          // The frame is waiting for it.
+          'GET /api/user/profile',
         ]),
       ),
     );
@@ -225,6 +234,29 @@ describe('general information and sessions', () => {
       'Total spots': '762',
     });
     expect(text(first)).toContain('Modified by Dr. Paul Brandt on');
+  });
+
+  it('shows the exam file’s diagnostic data with units, in both languages, and fields it does not know as written', async () => {
+    const diagnostics = { ...DETAILS.diagnostics!, additional: [{ key: 'intraocularPressureMmHg', value: '17' }] };
+    server.use(http.get('*/treatments/:id', () => envelope({ ...detailsOf(SESSIONS[0]), diagnostics })));
+    for (const [language, expected] of [
+      ['en', ['IOL statusPhakic', 'Central retinal thickness (OCT)412 µm', 'Visual acuity0.3 logMAR (decimal 0.5)', 'NotesDiabetic macular oedema, centre-involving.']],
+      ['de', ['LinsenstatusPhak', 'Zentrale Netzhautdicke (OCT)412 µm', 'Visus0,3 logMAR (dezimal 0,5)', 'NotizenDiabetic macular oedema, centre-involving.']],
+    ] as const) {
+      const { container } = await renderCard(CARD, language);
+      await waitFor(() => expect(container.querySelector('.mp-diagnostics-table')).not.toBeNull());
+      const rows = [...container.querySelectorAll('.mp-diagnostics-table')[0].querySelectorAll('tr')].map((row) => text(row));
+      expect(rows.slice(0, 4)).toEqual(expected);
+      expect(rows[4]).toMatch(/^intraocularPressureMmHg.+17$/);
+      cleanup();
+    }
+  });
+
+  it('says so when a session’s diagnostic data was not kept', async () => {
+    server.use(http.get('*/treatments/:id', () => envelope({ ...detailsOf(SESSIONS[0]), diagnostics: null })));
+    const { container } = await renderCard();
+    await waitFor(() => expect(container.querySelector('.mp-diagnostics')).not.toBeNull());
+    expect(text(container.querySelector('.mp-diagnostics'))).toContain('Not kept for sessions uploaded before this version');
   });
 
   it('marks a failed session "Error Detected" with the reason, and a locked one with the lock message', async () => {
@@ -317,6 +349,23 @@ describe('actions on a session', () => {
     await click(button(report, 'Report issue and lock'));
     await waitFor(() => expect(text(sessionCards(container)[0])).toContain('This session has been locked because the issue was reported.'));
     expect(sent).toEqual({ reason: 'Vessel crossing taken for the optic disc.' });
+  });
+
+  it('offers the treatment report of a session locked after its parameter set was packed, not of one locked before', async () => {
+    const packed = DETAILS.plan.parameterSet;
+    expect(packed).not.toBeNull();
+    sessions = [locked(SESSIONS[0]), locked(SESSIONS[1])];
+    server.use(
+      http.get('*/treatments/:id', ({ params }) => {
+        const summary = sessions.find((session) => session.id === params.id)!;
+        const details = detailsOf(summary);
+        return envelope(summary.id === SESSIONS[0].id ? details : { ...details, plan: { ...details.plan, parameterSet: null } });
+      }),
+    );
+    const { container } = await renderCard();
+    await waitFor(() => expect(button(sessionCards(container)[0], 'Treatment report').disabled).toBe(false));
+    expect(button(sessionCards(container)[1], 'Treatment report').disabled).toBe(true);
+    expect(button(sessionCards(container)[0], 'Download parameter set').disabled).toBe(true);
   });
 
   it('asks before deleting a session, and shows the lock message when the server refuses', async () => {
@@ -423,7 +472,7 @@ describe('session comparison', () => {
     expect([...region.querySelectorAll('img')].map((img) => img.alt)).toEqual(['Session 1 · 12/08/2026', 'Session 2 · 18/11/2026']);
     expect(requests).toContain(`GET /api/patients/${PATIENT.id}/comparison`);
     // Both exclusion zones and the spots of each plan, in the image's pixels.
-    const overlays = [...region.querySelectorAll('.mp-compare-layer svg')];
+    const overlays = [...region.querySelectorAll('.mp-compare-layer svg:not(.mp-marks-overlay)')];
     expect(overlays.map((svg) => svg.getAttribute('viewBox'))).toEqual(['0 0 1600 1200', '0 0 1600 1200']);
     expect(overlays[0].querySelectorAll('ellipse')).toHaveLength(2);
     expect(overlays[0].querySelectorAll('circle.mp-spot').length).toBeGreaterThan(0);
@@ -443,6 +492,13 @@ describe('session comparison', () => {
     expect(second).toBe(first);
     await click(button(region, 'Fit'));
     expect(layers()).toEqual([before, before]);
+
+    // Each image's marks (read-only, the contract's four), which the switch hides.
+    const marks = () => [...region.querySelectorAll('.mp-marks-overlay')].map((svg) => svg.querySelectorAll('[data-mark-kind]').length);
+    await waitFor(() => expect(marks()).toEqual([4, 4]));
+    expect(region.querySelector('[role="toolbar"]')).toBeNull();
+    await click(getByText(region, 'label', 'Show marks'));
+    await waitFor(() => expect(marks()).toEqual([]));
   });
 
   it('with more than two sessions, lets the user pick the two to compare (a third pick replaces the older)', async () => {

@@ -16,6 +16,7 @@ import { PROCESSING_REFETCH_MS, SessionCard } from './session-card';
 import { SessionComparison } from './session-comparison';
 import './icons';
 import './patient-card.css';
+import { useRefetchInterval } from '@/lib/realtime';
 
 const EditPatientDialog = lazy(async () => ({ default: (await import('./edit-patient-dialog')).EditPatientDialog }));
 const RequestDeletionDialog = lazy(async () => ({
@@ -80,7 +81,8 @@ export function PatientCardPage() {
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'upload' | null>(null);
   const [picked, setPicked] = useState<string[] | null>(null);
 
-  const patientQuery = useGetPatient(patientId, { query: { enabled: validId } });
+  const refetchInterval = useRefetchInterval(PROCESSING_REFETCH_MS);
+  const patientQuery = useGetPatient(patientId, { query: { enabled: validId, refetchInterval: () => refetchInterval(false) } });
   const patient = patientQuery.data?.data;
   const sessionsQuery = useListPatientTreatments(
     patientId,
@@ -88,8 +90,7 @@ export function PatientCardPage() {
     {
       query: {
         enabled: validId && Boolean(patient),
-        refetchInterval: (query) =>
-          query.state.data?.data.some((session) => isInProgress(session.planStatus)) ? PROCESSING_REFETCH_MS : false,
+        refetchInterval: (query) => refetchInterval(query.state.data?.data.some((session) => isInProgress(session.planStatus)) ?? false),
       },
     },
   );

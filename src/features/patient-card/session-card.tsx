@@ -1,11 +1,12 @@
 import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { getGetPatientQueryKey, getListPatientsQueryKey, getListPatientTreatmentsQueryKey } from '@generated/hooks/patients/patients';
 import {
   downloadParameterSet,
+  downloadTreatmentReport,
   getGetTreatmentQueryKey,
   useDeleteTreatment,
   useGetTreatment,
@@ -25,7 +26,12 @@ import { useObjectUrl } from '@/lib/use-object-url';
 import { blobFailureMessage } from '@/lib/blob-failure';
 import { saveBlob } from '@/lib/save-blob';
 import { isInProgress } from './card-queries';
+import { DiagnosticData } from './diagnostic-data';
 import { TextEditor } from './text-editor';
+import { useRefetchInterval } from '@/lib/realtime';
+
+// The image with its marks comes with its first opening, with the marks' code (src/components/fundus-marks).
+const ImageMarksDialog = lazy(async () => ({ default: (await import('./image-marks-dialog')).ImageMarksDialog }));
 
 const SESSION_DESCRIPTION_MAX = 2000;
 const REASON_MAX = 2000;
@@ -176,15 +182,18 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
   const failureMessage = useFailureMessage();
   const refresh = useRefreshSession(session);
   const titleId = useId();
-  const [dialog, setDialog] = useState<'delete' | 'report' | 'description' | null>(null);
+  const [dialog, setDialog] = useState<'delete' | 'report' | 'description' | 'marks' | null>(null);
   const processing = isInProgress(session.planStatus);
   // Read again while the list or the details themselves say processing: the list can see the end first, and
   // the details (images, laser settings) must not stay at their processing state.
+  const refetchInterval = useRefetchInterval(PROCESSING_REFETCH_MS);
   const { data: full } = useGetTreatment(session.id, {
     query: {
       refetchInterval: (query) => {
         const details = query.state.data?.data;
-        return processing || (details !== undefined && isInProgress(details.planStatus)) ? PROCESSING_REFETCH_MS : false;
+        // Whatever is not in progress changes with the sessions list (read again there), not on its own.
+        const busy = processing || (details !== undefined && isInProgress(details.planStatus));
+        return busy ? refetchInterval(true) : false;
       },
     },
   });
@@ -212,15 +221,16 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
       onError: (error) => notify({ intent: 'danger', message: failureMessage(error) }),
     },
   });
-  const [downloading, setDownloading] = useState(false);
-  const download = async () => {
-    setDownloading(true);
+  const [downloading, setDownloading] = useState<'parameterSet' | 'treatmentReport' | null>(null);
+  const download = async (file: 'parameterSet' | 'treatmentReport') => {
+    setDownloading(file);
     try {
-      saveBlob(await downloadParameterSet(session.id), t('download.fileName', { number: session.number }));
+      if (file === 'parameterSet') saveBlob(await downloadParameterSet(session.id), t('download.fileName', { number: session.number }));
+      else saveBlob(await downloadTreatmentReport(session.id), t('treatmentReport.fileName', { number: session.number }));
     } catch (error) {
       notify({ intent: 'danger', message: (await blobFailureMessage(error)) ?? failureMessage(error) });
     } finally {
-      setDownloading(false);
+      setDownloading(null);
     }
   };
   const hasParameterSet = session.planStatus === PlanStatus.plan_available;
@@ -232,6 +242,11 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         ? t('download.unavailableProcessing')
         : t('download.unavailable');
   const noParameterSetId = useId();
+  const noReportId = useId();
+  // Signed off and packed: the report is the record's, so a session locked afterwards still offers it (the
+  // report then says an issue was reported and the parameter set is withheld).
+  const hasReport = hasParameterSet || Boolean(treatment?.plan.parameterSet);
+  const hasImage = Boolean(treatment?.images.length);
   const status = shownPlanStatus(session.planStatus, Boolean(session.error));
 
   return (
@@ -285,6 +300,7 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         )}
       </div>
       <LaserSettings treatment={treatment} session={session} />
+      {treatment && <DiagnosticData diagnostics={treatment.diagnostics} sessionNumber={session.number} />}
       <div className="mp-session-description">
         {dialog === 'description' ? (
           <TextEditor
@@ -308,14 +324,27 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         >
           {t(session.locked || hasParameterSet ? 'session.showPlan' : 'session.openPlanning')}
         </Link>
+        <Button icon="media" disabled={!hasImage} onClick={() => setDialog('marks')}>
+          {t('session.imageAndMarks')}
+        </Button>
         <Button
           icon="download"
           disabled={!hasParameterSet}
-          loading={downloading}
-          onClick={() => void download()}
+          loading={downloading === 'parameterSet'}
+          onClick={() => void download('parameterSet')}
           aria-describedby={hasParameterSet ? undefined : noParameterSetId}
         >
           {t('download.label')}
+        </Button>
+        {/* The report is ready once the plan is signed off and packed (else 409 treatment.report_not_ready). */}
+        <Button
+          icon="document"
+          disabled={!hasReport}
+          loading={downloading === 'treatmentReport'}
+          onClick={() => void download('treatmentReport')}
+          aria-describedby={hasReport ? undefined : noReportId}
+        >
+          {t('treatmentReport.label')}
         </Button>
         {!session.locked && (
           <>
@@ -335,8 +364,19 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
             {noParameterSetReason}
           </span>
         )}
+        {/* Said once on screen (the note above gives the same reason); the report's own for screen readers. */}
+        {!hasReport && (
+          <span id={noReportId} className="mp-visually-hidden">
+            {session.locked ? t('treatmentReport.unavailableLocked') : t('treatmentReport.unavailable')}
+          </span>
+        )}
       </div>
       {dialog === 'report' && <ReportIssueDialog session={session} onClose={() => setDialog(null)} />}
+      {dialog === 'marks' && (
+        <Suspense fallback={null}>
+          <ImageMarksDialog session={session} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
       <Alert
         isOpen={dialog === 'delete'}
         intent="danger"

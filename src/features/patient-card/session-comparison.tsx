@@ -1,5 +1,5 @@
-import { Button, ButtonGroup, Callout, Card, Classes, HTMLTable } from '@blueprintjs/core';
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { Button, ButtonGroup, Callout, Card, Classes, HTMLTable, Switch } from '@blueprintjs/core';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useComparePatientTreatments } from '@generated/hooks/patients/patients';
 import { useGetTreatment, useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
@@ -9,26 +9,13 @@ import type { Plan } from '@generated/model/plan';
 import { useFailureMessage } from '@/components/form-fields';
 import { formatDate } from '@/lib/format';
 import { useObjectUrl } from '@/lib/use-object-url';
-import { bounded, cssTransform, IDENTITY, panBy, pinch, wheelZoomFactor, zoomAbout, ZOOM_STEP, type ViewportPoint, type ViewTransform } from '@/lib/view-transform';
+import { bounded, cssTransform, IDENTITY, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib/view-transform';
+import { useViewportGestures, useWidth } from './viewport-gestures';
 
-/** Arrow keys move the view by this share of the image's width. */
-const KEY_PAN = 0.05;
+const ComparisonMarks = lazy(async () => ({ default: (await import('./comparison-marks')).ComparisonMarks }));
+
 /** A spot's radius when the plan has no scale to turn its size into pixels. */
 const FALLBACK_SPOT_RADIUS_PX = 3;
-
-/** The width of an element as it is laid out now, followed through resizes. */
-function useWidth<T extends HTMLElement>() {
-  const ref = useRef<T>(null);
-  const [width, setWidth] = useState(0);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element) return undefined;
-    const observer = new ResizeObserver(([entry]) => setWidth(entry.contentRect.width));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return [ref, width] as const;
-}
 
 /** Exclusion zones and spots of a plan, in the image's pixels (the contract's PixelPoint frame). */
 function PlanOverlay({ plan, spotSizeUm }: { plan: Plan; spotSizeUm: number | null | undefined }) {
@@ -61,14 +48,13 @@ type PaneProps = {
   side: ComparisonSide;
   view: ViewTransform;
   onView: (change: (view: ViewTransform) => ViewTransform) => void;
+  showMarks: boolean;
 };
 
-/** One side: the session's fundus image with its plan, shown through the shared view. */
-function ComparisonPane({ side, view, onView }: PaneProps) {
+/** One side: the session's fundus image with its plan and marks, shown through the shared view. */
+function ComparisonPane({ side, view, onView, showMarks }: PaneProps) {
   const { t, i18n } = useTranslation('patientCard');
   const [paneRef, width] = useWidth<HTMLDivElement>();
-  // The pointers down on the pane (mouse, pen or fingers) where they were last: one drags, two pinch.
-  const pointers = useRef(new Map<number, ViewportPoint>());
   const { data: full } = useGetTreatment(side.treatment.id);
   const image = full?.data.images[0];
   const blob = useGetTreatmentImage(side.treatment.id, image?.id ?? '', 'display', {
@@ -79,59 +65,7 @@ function ComparisonPane({ side, view, onView }: PaneProps) {
   // The shared view in this pane's own bounds (the two images may differ in shape).
   const shown = bounded(view, 1, aspect);
   const label = t('comparison.imageLabel', { number: side.treatment.number, date: formatDate(side.treatment.date, i18n.language) });
-
-  const pointer = (event: { clientX: number; clientY: number }) => {
-    const box = paneRef.current!.getBoundingClientRect();
-    return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.width };
-  };
-  const onWheel = useRef<(event: globalThis.WheelEvent) => void>(() => {});
-  onWheel.current = (event) => {
-    event.preventDefault();
-    const at = pointer(event);
-    onView((current) => zoomAbout(current, wheelZoomFactor(event.deltaY, event.deltaMode), at.x, at.y, 1, aspect));
-  };
-  // React listens to wheel passively, so its onWheel cannot keep the page from scrolling while the image zooms.
-  useEffect(() => {
-    const element = paneRef.current;
-    if (!element) return undefined;
-    const listener = (event: globalThis.WheelEvent) => onWheel.current(event);
-    element.addEventListener('wheel', listener, { passive: false });
-    return () => element.removeEventListener('wheel', listener);
-  }, [paneRef]);
-  const onPointerDown = (event: PointerEvent) => {
-    event.currentTarget.setPointerCapture(event.pointerId);
-    pointers.current.set(event.pointerId, pointer(event));
-  };
-  const onPointerMove = (event: PointerEvent) => {
-    const down = pointers.current;
-    const from = down.get(event.pointerId);
-    if (!from) return;
-    const at = pointer(event);
-    const others = [...down].filter(([id]) => id !== event.pointerId).map(([, point]) => point);
-    down.set(event.pointerId, at);
-    if (others.length === 0) onView((current) => panBy(current, at.x - from.x, at.y - from.y, 1, aspect));
-    else onView((current) => pinch(current, [others[0], from], [others[0], at], 1, aspect));
-  };
-  const onPointerEnd = (event: PointerEvent) => {
-    pointers.current.delete(event.pointerId);
-  };
-  const onKeyDown = (event: KeyboardEvent) => {
-    const a = aspect;
-    const moves: Record<string, (v: ViewTransform) => ViewTransform> = {
-      '+': (v) => zoomAbout(v, ZOOM_STEP, 0.5, a / 2, 1, a),
-      '=': (v) => zoomAbout(v, ZOOM_STEP, 0.5, a / 2, 1, a),
-      '-': (v) => zoomAbout(v, 1 / ZOOM_STEP, 0.5, a / 2, 1, a),
-      '0': () => IDENTITY,
-      ArrowLeft: (v) => panBy(v, KEY_PAN, 0, 1, a),
-      ArrowRight: (v) => panBy(v, -KEY_PAN, 0, 1, a),
-      ArrowUp: (v) => panBy(v, 0, KEY_PAN, 1, a),
-      ArrowDown: (v) => panBy(v, 0, -KEY_PAN, 1, a),
-    };
-    const move = moves[event.key];
-    if (!move) return;
-    event.preventDefault();
-    onView(move);
-  };
+  const gestures = useViewportGestures(paneRef, aspect, onView);
 
   return (
     <figure className="mp-compare-pane">
@@ -144,11 +78,7 @@ function ComparisonPane({ side, view, onView }: PaneProps) {
         role="group"
         aria-label={t('comparison.viewportLabel', { label })}
         aria-roledescription={t('comparison.viewportRole')}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={onPointerEnd}
-        onPointerCancel={onPointerEnd}
-        onKeyDown={onKeyDown}
+        {...gestures}
       >
         <div
           className="mp-compare-layer"
@@ -161,6 +91,11 @@ function ComparisonPane({ side, view, onView }: PaneProps) {
               <svg viewBox={`0 0 ${image.width} ${image.height}`} aria-hidden="true">
                 <PlanOverlay plan={side.plan} spotSizeUm={side.laserSettings?.spotSizeUm} />
               </svg>
+              {showMarks && (
+                <Suspense fallback={null}>
+                  <ComparisonMarks treatmentId={side.treatment.id} image={image} screenPxPerImagePx={(width * shown.scale) / image.width} />
+                </Suspense>
+              )}
             </>
           ) : (
             <div className={`mp-compare-placeholder ${image || !full ? Classes.SKELETON : ''}`}>
@@ -242,6 +177,7 @@ export function SessionComparison({ patientId, first, second }: { patientId: str
   const failureMessage = useFailureMessage();
   const titleId = useId();
   const [view, setView] = useState<ViewTransform>(IDENTITY);
+  const [showMarks, setShowMarks] = useState(true);
   const comparison = useComparePatientTreatments(patientId, { first, second });
   const data = comparison.data?.data;
   // One view for both panes; each pane fits it into its own image's shape when it draws.
@@ -262,6 +198,7 @@ export function SessionComparison({ patientId, first, second }: { patientId: str
             {t('comparison.reset')}
           </Button>
         </ButtonGroup>
+        <Switch className="mp-compare-marks-switch" checked={showMarks} label={t('comparison.showMarks')} onChange={(event) => setShowMarks(event.currentTarget.checked)} />
       </div>
       <p className="mp-muted-text">{t('comparison.hint')}</p>
       {comparison.isError && (
@@ -272,8 +209,8 @@ export function SessionComparison({ patientId, first, second }: { patientId: str
       {data ? (
         <>
           <div className="mp-compare-panes">
-            <ComparisonPane side={data.first} view={view} onView={onView} />
-            <ComparisonPane side={data.second} view={view} onView={onView} />
+            <ComparisonPane side={data.first} view={view} onView={onView} showMarks={showMarks} />
+            <ComparisonPane side={data.second} view={view} onView={onView} showMarks={showMarks} />
           </div>
           <DifferenceTable first={data.first} second={data.second} differences={data.differences} />
         </>

@@ -17,6 +17,7 @@ import { navigation } from '@/lib/api-client';
 import type { UiLanguage } from '@/lib/i18n';
 import { rememberPatient } from '@/lib/recent-patients';
 import { cleanup, click, getByLabel, getByText, renderRoutes, select, type, waitFor } from '@/testing/render';
+import { layoutHandlers } from '@/testing/layout-handlers';
 
 // The whole app at /physician/list: the route's loader, the signed-in frame and the page, against the
 // contract's examples (generated MSW handlers) changed where a case needs it.
@@ -61,6 +62,7 @@ beforeEach(() => {
   listAnswer = () => HttpResponse.json(EXAMPLES);
   localStorage.setItem('token', 'demo-token');
   vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+  server.use(...layoutHandlers());
   server.use(
     getGetProfileMockHandler(PROFILE),
     http.get('*/patients', ({ request }) => {

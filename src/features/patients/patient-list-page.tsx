@@ -24,6 +24,7 @@ import {
 import { PatientTable } from './patient-table';
 import './icons';
 import './patients.css';
+import { useRefetchInterval } from '@/lib/realtime';
 
 // The route's loader comes with the page's module (src/app/router.tsx lazy-loads both at once).
 export { patientListLoader } from './patient-list-loader';
@@ -107,13 +108,13 @@ export function PatientListPage() {
   useSearchShortcut(useCallback(() => searchRef.current?.focus(), []));
 
   const rangeProblem = birthdayRangeProblem(view);
+  const refetchInterval = useRefetchInterval(PROCESSING_REFETCH_MS);
   const pages = useQueries({
     queries: shownPages(view).map((page) =>
       getListPatientsQueryOptions(listParams(view, page), {
         query: {
           enabled: !rangeProblem,
-          refetchInterval: (query) =>
-            query.state.data?.data.some((patient) => IN_PROGRESS.includes(patient.planStatus)) ? PROCESSING_REFETCH_MS : false,
+          refetchInterval: (query) => refetchInterval(query.state.data?.data.some((patient) => IN_PROGRESS.includes(patient.planStatus)) ?? false),
         },
       }),
     ),

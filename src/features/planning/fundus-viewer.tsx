@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Classes, Slider, Switch } from '@blueprintjs/core';
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
 import type { FundusImage } from '@generated/model/fundusImage';
@@ -7,6 +7,7 @@ import { IDENTITY, panBy, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib
 import { formatNumber } from '@/lib/format';
 import { PlanCanvas, PROFILE, type CanvasCallbacks, type CanvasScene } from './plan-canvas';
 import { scaleBar } from './plan-scene';
+import { usePreviousTreatment } from './previous-treatment';
 
 /** A keyboard stand-in for something drawn on the canvas (a zone, a marker, the spot cursor). */
 export interface CanvasHandle {
@@ -37,6 +38,9 @@ interface FundusViewerProps {
   footer?: ReactNode;
 }
 
+// The image's labelled marks (issue 17) come with the viewer's first showing, not with the wizard's first paint.
+const ViewerMarks = lazy(async () => ({ default: (await import('./viewer-marks')).ViewerMarks }));
+
 /** Screen pixels the arrow keys pan by (Shift: ten times). */
 const PAN_STEP_PX = 40;
 const NEUTRAL = { brightness: 1, contrast: 1 };
@@ -58,6 +62,9 @@ export function FundusViewer(props: FundusViewerProps) {
   const [view, setView] = useState<ViewTransform>(IDENTITY);
   const [tone, setTone] = useState(NEUTRAL);
   const [redFree, setRedFree] = useState(false);
+  // Where the marks put their tools and their drawing (viewer-marks.tsx).
+  const [marksToolbar, setMarksToolbar] = useState<HTMLElement | null>(null);
+  const [marksLayer, setMarksLayer] = useState<HTMLElement | null>(null);
   const latest = useRef(props);
   latest.current = props;
 
@@ -110,7 +117,10 @@ export function FundusViewer(props: FundusViewerProps) {
   useLayoutEffect(() => canvasRef.current?.setImage(bitmap, image.width, image.height), [bitmap, image.width, image.height]);
   useLayoutEffect(() => canvasRef.current?.setSize(size.width, size.height), [size]);
   useLayoutEffect(() => canvasRef.current?.setView(view), [view]);
-  useLayoutEffect(() => canvasRef.current?.setScene(scene), [scene]);
+  // The previous treatment of this eye under today's plan, when there is one and it is shown.
+  const previous = usePreviousTreatment(treatmentId, { spots: scene.spots, spotRadiusPx: scene.spotRadiusPx, umPerPixel });
+  const drawn = useMemo(() => (previous.overlay ? { ...scene, previous: previous.overlay } : scene), [scene, previous.overlay]);
+  useLayoutEffect(() => canvasRef.current?.setScene(drawn), [drawn]);
   useLayoutEffect(() => {
     const target = canvasRef.current?.imageCanvas;
     if (target) target.style.filter = `${redFree ? 'url(#mp-red-free) ' : ''}brightness(${tone.brightness}) contrast(${tone.contrast})`;
@@ -178,6 +188,7 @@ export function FundusViewer(props: FundusViewerProps) {
         <Button variant="minimal" size="small" onClick={() => setTone(NEUTRAL)} disabled={tone === NEUTRAL}>
           {t('viewer.resetTone')}
         </Button>
+        <span ref={setMarksToolbar} className="mp-viewer-marks-tools" />
       </div>
       <div
         className="mp-viewer-frame"
@@ -194,6 +205,7 @@ export function FundusViewer(props: FundusViewerProps) {
         }}
       >
         <div ref={hostRef} className="mp-viewer-canvas" />
+        <div ref={setMarksLayer} className="mp-viewer-marks" />
         {!bitmap && (
           <div className={`mp-viewer-placeholder ${imageFailed || blob.isError ? '' : Classes.SKELETON}`}>
             {(imageFailed || blob.isError) && t('viewer.imageFailed')}
@@ -231,7 +243,11 @@ export function FundusViewer(props: FundusViewerProps) {
         </output>
         <span className="mp-muted-text">{t('viewer.scale', { value: formatNumber(umPerPixel, i18n.language, 2) })}</span>
       </div>
+      {previous.panel}
       {props.footer}
+      <Suspense fallback={null}>
+        <ViewerMarks treatmentId={treatmentId} image={image} view={view} screenScale={screenScale} toolbarSlot={marksToolbar} frameSlot={marksLayer} />
+      </Suspense>
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import document from '@blueprintjs/icons/lib/esm/generated/16px/paths/document';
 import download from '@blueprintjs/icons/lib/esm/generated/16px/paths/download';
 import endorsed from '@blueprintjs/icons/lib/esm/generated/16px/paths/endorsed';
 import history from '@blueprintjs/icons/lib/esm/generated/16px/paths/history';
@@ -11,6 +12,7 @@ import { bundleIcons } from '@/lib/blueprint-icons';
 
 /** The icons the planning wizard names (see src/lib/blueprint-icons.ts). */
 export const ICONS = {
+  document,
   download,
   endorsed,
   history,

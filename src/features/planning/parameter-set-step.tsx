@@ -1,7 +1,7 @@
 import { Button, Callout, ProgressBar } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadParameterSet } from '@generated/hooks/treatments/treatments';
+import { downloadParameterSet, downloadTreatmentReport } from '@generated/hooks/treatments/treatments';
 import type { Treatment } from '@generated/model/treatment';
 import { useFailureMessage } from '@/components/form-fields';
 import { blobFailureMessage } from '@/lib/blob-failure';
@@ -12,20 +12,24 @@ import { saveBlob } from '@/lib/save-blob';
 export function ParameterSetStep({ treatment }: { treatment: Treatment }) {
   const { t, i18n } = useTranslation('planning');
   const failureMessage = useFailureMessage();
-  const [downloading, setDownloading] = useState(false);
+  const [downloading, setDownloading] = useState<'parameterSet' | 'report' | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const { parameterSet, signOff } = treatment.plan;
 
-  const download = async () => {
+  const download = async (what: 'parameterSet' | 'report') => {
     if (!parameterSet) return;
-    setDownloading(true);
+    setDownloading(what);
     setFailure(null);
     try {
-      saveBlob(await downloadParameterSet(treatment.id), parameterSet.fileName);
+      if (what === 'parameterSet') saveBlob(await downloadParameterSet(treatment.id), parameterSet.fileName);
+      else {
+        const date = treatment.date.slice(0, 10);
+        saveBlob(await downloadTreatmentReport(treatment.id), t('parameterSet.reportFileName', { number: treatment.number, eye: treatment.eye, date }));
+      }
     } catch (error) {
       setFailure((await blobFailureMessage(error)) ?? failureMessage(error));
     } finally {
-      setDownloading(false);
+      setDownloading(null);
     }
   };
 
@@ -64,9 +68,15 @@ export function ParameterSetStep({ treatment }: { treatment: Treatment }) {
               <dd>{formatDateTime(parameterSet.createdAt, i18n.language)}</dd>
             </div>
           </dl>
-          <Button intent="primary" size="large" icon="download" loading={downloading} onClick={() => void download()}>
-            {t('parameterSet.download')}
-          </Button>
+          <div className="mp-step-actions">
+            <Button intent="primary" size="large" icon="download" loading={downloading === 'parameterSet'} onClick={() => void download('parameterSet')}>
+              {t('parameterSet.download')}
+            </Button>
+            <Button size="large" icon="document" loading={downloading === 'report'} onClick={() => void download('report')}>
+              {t('parameterSet.report')}
+            </Button>
+          </div>
+          <p className="mp-muted-text">{t('parameterSet.reportNote')}</p>
           {failure && (
             <Callout intent="danger" compact className="mp-step-callout" role="alert">
               {failure}

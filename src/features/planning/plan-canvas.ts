@@ -15,7 +15,8 @@ import { Transformer } from 'konva/lib/shapes/Transformer';
 import type { KonvaEventObject } from 'konva/lib/Node';
 import { panBy, pinch, wheelZoomFactor, zoomAbout, type ViewTransform, type ViewportPoint } from '@/lib/view-transform';
 import type { ZoneShape } from '@/domain/planning/exclusion-zones';
-import { POWER_COLOURS, spotAt, type DrawnSpot, type Zones } from './plan-scene';
+import { POWER_COLOURS } from '@/domain/planning/power-colours';
+import { spotAt, type DrawnSpot, type Zones } from './plan-scene';
 
 export type ZoneKind = keyof Zones;
 
@@ -32,6 +33,19 @@ export interface CanvasScene {
   spotRadiusPx: number;
   spotsClickable: boolean;
   focusedSpot: number | null;
+  /** An earlier session's treatment carried onto this image (issue 17), or null. */
+  previous: PreviousOverlay | null;
+}
+
+/** An earlier session's spots and zones on today's image, and today's spots that lie on them. */
+export interface PreviousOverlay {
+  spots: readonly { x: number; y: number }[];
+  spotRadiusPx: number;
+  /** How far an earlier spot may be off (90 %), image pixels: drawn as a halo around each. */
+  uncertaintyPx: number;
+  zones: readonly ZoneShape[];
+  /** Ids of today's spots that may lie on an earlier one. */
+  over: ReadonlySet<number>;
 }
 
 export interface CanvasCallbacks {
@@ -56,6 +70,7 @@ export const EMPTY_SCENE: CanvasScene = {
   spotRadiusPx: 0,
   spotsClickable: false,
   focusedSpot: null,
+  previous: null,
 };
 
 /** A scene with only what a step shows; the rest as in EMPTY_SCENE. */
@@ -70,6 +85,9 @@ const SPOT_FILL = 'rgba(64, 224, 255, 0.55)';
 const SPOT_OUTLINE = 'rgba(0, 0, 0, 0.6)';
 const DISABLED_SPOT = 'rgba(255, 255, 255, 0.75)';
 const FOCUS = '#ffffff';
+/** The previous treatment: a colour no power class and no zone uses, outlines only. */
+const PREVIOUS = '#ff4fd8';
+const PREVIOUS_HALO = 'rgba(255, 79, 216, 0.16)';
 /** A pointer that moved less than this (screen px) between down and up clicked. */
 const CLICK_SLOP_PX = 4;
 /** Extra reach of a click around a small spot, screen px. */
@@ -330,6 +348,7 @@ export class PlanCanvas {
       }
       ctx.restore();
     }
+    this.drawPrevious(ctx, pixel);
     if (!spots.length) return;
     const classes = POWER_COLOURS.length;
     for (let colour = -1; colour < classes; colour++) {
@@ -363,6 +382,19 @@ export class PlanCanvas {
     ctx.lineWidth = 1.5 * pixel;
     ctx.strokeStyle = DISABLED_SPOT;
     ctx.stroke();
+    const over = this.scene.previous?.over;
+    if (over?.size) {
+      // Today's spots on earlier ones: a ring in the previous treatment's colour around each.
+      ctx.beginPath();
+      for (const spot of spots) {
+        if (!spot.enabled || !over.has(spot.id)) continue;
+        ctx.moveTo(spot.x + r + 2 * pixel, spot.y);
+        ctx.arc(spot.x, spot.y, r + 2 * pixel, 0, Math.PI * 2);
+      }
+      ctx.lineWidth = 2 * pixel;
+      ctx.strokeStyle = PREVIOUS;
+      ctx.stroke();
+    }
     if (focusedSpot !== null) {
       const spot = spots.find((candidate) => candidate.id === focusedSpot);
       if (spot) {
@@ -373,6 +405,39 @@ export class PlanCanvas {
         ctx.stroke();
       }
     }
+  }
+
+  /**
+   * The previous treatment under today's plan: each earlier spot's halo of uncertainty (one path), its outline,
+   * and the earlier zones dashed, all in one colour of their own.
+   */
+  private drawPrevious(ctx: CanvasRenderingContext2D, pixel: number) {
+    const previous = this.scene.previous;
+    if (!previous) return;
+    const { spots, spotRadiusPx: r, uncertaintyPx: u } = previous;
+    ctx.save();
+    ctx.beginPath();
+    for (const spot of spots) {
+      ctx.moveTo(spot.x + r + u, spot.y);
+      ctx.arc(spot.x, spot.y, r + u, 0, Math.PI * 2);
+    }
+    ctx.fillStyle = PREVIOUS_HALO;
+    ctx.fill('nonzero');
+    ctx.beginPath();
+    for (const spot of spots) {
+      ctx.moveTo(spot.x + r, spot.y);
+      ctx.arc(spot.x, spot.y, r, 0, Math.PI * 2);
+    }
+    ctx.lineWidth = 1.5 * pixel;
+    ctx.strokeStyle = PREVIOUS;
+    ctx.stroke();
+    ctx.setLineDash([5 * pixel, 4 * pixel]);
+    for (const zone of previous.zones) {
+      ctx.beginPath();
+      ctx.ellipse(zone.center.x, zone.center.y, zone.radiusXPx, zone.radiusYPx, ((zone.rotationDeg ?? 0) * Math.PI) / 180, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    ctx.restore();
   }
 
   /** The fovea's cross and the detected disc's outline, a fixed size on screen. */

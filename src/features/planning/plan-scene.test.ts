@@ -1,22 +1,10 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { factorHistogram, powerColour, poweredSpots, POWER_COLOURS, scaleBar, spotAt, spotTowards, totalEnergyMj } from './plan-scene';
+import { factorHistogram, poweredSpots, scaleBar, spotAt, spotTowards, totalEnergyMj } from './plan-scene';
 
 const model = { medianBrightness: 0.4, minFactor: 0.8, maxFactor: 1.2, gamma: 0.5 };
 const spot = (id: number, x: number, y: number, brightness = 0.4) => ({ id, x, y, xUm: x * 10, yUm: -y * 10, enabled: true, brightness });
 
 describe('plan scene', () => {
-  it('colours factors from the lowest to the highest class within the bounds', () => {
-    expect(powerColour(0.8, model)).toBe(0);
-    expect(powerColour(1.2, model)).toBe(POWER_COLOURS.length - 1);
-    expect(powerColour(1.0, model)).toBe(POWER_COLOURS.length / 2);
-    fc.assert(fc.property(fc.double({ min: -10, max: 10, noNaN: true }), (factor) => {
-      const colour = powerColour(factor, model);
-      expect(colour).toBeGreaterThanOrEqual(0);
-      expect(colour).toBeLessThan(POWER_COLOURS.length);
-    }));
-  });
-
   it('gives factors and powers as the server does, and follows changed bounds', () => {
     const spots = [spot(1, 0, 0, 0.1), spot(2, 5, 0, 0.4), spot(3, 10, 0, 1)];
     const powered = poweredSpots(spots, model, 10);

@@ -6,6 +6,7 @@ import { powerFactor, spotPowerMw, type BrightnessModel } from '@/domain/plannin
 import { gridSurroundings, layOutGrid, TooManySpotsError, type GridSettings, type GridSpot, type ImagedField } from '@/domain/planning/macula-grid';
 import { zoneOf, type ExclusionZone, type ZoneShape } from '@/domain/planning/exclusion-zones';
 import type { RetinaFrame } from '@/domain/planning/frames';
+import { POWER_COLOURS, powerColour } from '@/domain/planning/power-colours';
 
 /** A spot as drawn: the grid's spot, and the colour class of its power factor (or -1 for no colour). */
 export interface DrawnSpot extends GridSpot {
@@ -51,26 +52,6 @@ export function previewGrid(
 
 /** The ids with `id` removed if present, else added (kept sorted): a spot removed or restored. */
 export const toggledId = (ids: readonly number[], id: number) => (ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id].sort((a, b) => a - b));
-
-/**
- * Power colours, darkest-fundus (least power) to brightest (most power): the viridis ramp, readable for the
- * common colour-vision deficiencies and distinct from the red and amber of the exclusion zones.
- */
-export const POWER_COLOURS = ['#440154', '#46327e', '#365c8d', '#277f8e', '#1fa187', '#4ac16d', '#a0da39', '#fde725'] as const;
-
-/** The colour class of `factor` within the model's bounds. */
-export function powerColour(factor: number, model: Pick<BrightnessModel, 'minFactor' | 'maxFactor'>): number {
-  const span = model.maxFactor - model.minFactor;
-  if (!(span > 0)) return Math.floor(POWER_COLOURS.length / 2);
-  const t = (factor - model.minFactor) / span;
-  return Math.min(POWER_COLOURS.length - 1, Math.max(0, Math.floor(t * POWER_COLOURS.length)));
-}
-
-/** The factor range each colour class stands for, for the legend. */
-export function powerLegend(model: Pick<BrightnessModel, 'minFactor' | 'maxFactor'>): { colour: string; from: number; to: number }[] {
-  const step = (model.maxFactor - model.minFactor) / POWER_COLOURS.length;
-  return POWER_COLOURS.map((colour, k) => ({ colour, from: model.minFactor + k * step, to: model.minFactor + (k + 1) * step }));
-}
 
 type BrightnessSpot = GridSpot & { brightness?: number | null; powerFactor?: number | null };
 

@@ -21,6 +21,7 @@ import type { StepProps } from './step-props';
 import { currentStep, openedStep, readOnlyReason, resetsWhenConfirming, WIZARD_STEPS, type WizardStep } from './wizard';
 import './icons';
 import './planning.css';
+import { useRefetchInterval } from '@/lib/realtime';
 
 /** While processing or packing runs, the session is read again this often (realtime replaces this later). */
 export const PLANNING_REFETCH_MS = 2000;
@@ -149,13 +150,14 @@ export function PlanningPage() {
   const [help, setHelp] = useState(false);
   useHelpKey(setHelp);
 
+  const refetchInterval = useRefetchInterval(PLANNING_REFETCH_MS);
   const query = useGetTreatment(treatmentId, {
     query: {
       enabled: validId,
       refetchInterval: (state) => {
         const treatment = state.state.data?.data;
         if (!treatment || treatment.error || treatment.locked) return false;
-        return currentStep(treatment) === 0 || (treatment.plan.stepIndex === 7 && !treatment.plan.parameterSet) ? PLANNING_REFETCH_MS : false;
+        return refetchInterval(currentStep(treatment) === 0 || (treatment.plan.stepIndex === 7 && !treatment.plan.parameterSet));
       },
     },
   });

@@ -15,6 +15,7 @@ import type { UiLanguage } from '@/lib/i18n';
 import { cleanup, click, getByLabel, getByText, hintState, renderRoutes, type, waitFor } from '@/testing/render';
 import { AVATAR_MAX_BYTES } from '@/lib/avatar-file';
 import { ProfileSettingsPage } from './profile-settings-page';
+import { layoutHandlers } from '@/testing/layout-handlers';
 
 const PNG_HEADER = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const server = setupServer();
@@ -73,6 +74,7 @@ beforeEach(() => {
   profile = getGetProfileResponseMock();
   localStorage.setItem('token', 'demo-token');
   vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+  server.use(...layoutHandlers());
   server.use(
     getGetProfileMockHandler(() => profile),
     getUpdateProfileMockHandler(() => {

@@ -29,7 +29,8 @@ export function UserPicker({ value, onChange, labelledBy, error }: UserPickerPro
   const ids = { search: useId(), error: useId() };
   const results = useListUsers(
     { page: 1, perPage: RESULTS, ...(search.trim() && { search: search.trim() }) },
-    { query: { placeholderData: keepPreviousData } },
+    // Not refetched when realtime announces staff changes: the list must not reshuffle while it is used.
+    { query: { placeholderData: keepPreviousData, meta: { realtime: false } } },
   );
   // The chosen users' names, one read each (the settings name them by id).
   const chosen = useQueries({

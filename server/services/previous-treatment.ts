@@ -1,0 +1,215 @@
+// The previous treatment on today's image (issue 17): the latest earlier session of the same patient and eye
+// whose plan has a confirmed macula grid, its display image registered onto this session's (a background job,
+// once per pair: src/domain/registration/earlier-treatment.ts), and its spots and zones carried over when read.
+// The earlier plan is read afresh each time, so a later change to it shows at once; the registration depends
+// only on the two images and is kept.
+import sharp from 'sharp';
+import { sql } from 'kysely';
+import type { PreviousTreatment } from '../../generated/model/previousTreatment';
+import type { Raster } from '../../src/domain/fundus/raster';
+import { carryEarlierPlan, registrationSteps } from '../../src/domain/registration/earlier-treatment';
+import { rotationDegOf, scaleOf } from '../../src/domain/registration/similarity';
+import type { AppContext } from '../context';
+import type { Database, JobRow, TreatmentRow } from '../db/tables';
+import { translate, type Lang, type MessageKey } from '../i18n';
+import { enqueue } from '../jobs/queue';
+import type { Claim, JobDefinition } from '../jobs/worker';
+import { announce, event } from '../realtime/announce';
+import { findTreatmentRow } from './treatments';
+
+/** Plan step index of the confirmed macula grid (`macula_grid_pattern`): a grid someone planned. */
+const GRID_CONFIRMED_STEP = 3;
+
+/** The parts of an answer that has nothing on today's image (yet). */
+const nothing = () => ({ registration: null, spots: [], exclusionZones: [], spotDiameterPx: null, message: null });
+
+/** The latest earlier session of the patient's same eye with a planned grid, by exam date (then number). */
+async function earlierPlannedSession(db: Database, today: TreatmentRow): Promise<TreatmentRow | undefined> {
+  return db
+    .selectFrom('treatments')
+    .selectAll()
+    .where('patient_id', '=', today.patient_id)
+    .where('clinic_id', '=', today.clinic_id)
+    .where('eye', '=', today.eye)
+    .where('id', '!=', today.id)
+    .where('processing_state', '=', 'processed')
+    .where('step_index', '>=', GRID_CONFIRMED_STEP)
+    .where(sql<boolean>`jsonb_array_length(coalesce(plan->'spots', '[]'::jsonb)) > 0`)
+    .where((eb) => eb.or([eb('date', '<', today.date), eb.and([eb('date', '=', today.date), eb('number', '<', today.number)])]))
+    .orderBy('date', 'desc')
+    .orderBy('number', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+function previousSession(row: TreatmentRow): NonNullable<PreviousTreatment['session']> {
+  const signOff = row.plan?.signOff ?? null;
+  return {
+    id: row.id,
+    number: row.number,
+    date: new Date(row.date).toISOString(),
+    signedOff: signOff !== null,
+    signedOffAt: signOff ? new Date(signOff.at).toISOString() : null,
+  };
+}
+
+/** Has processing given this session what a registration needs: a plan with scale, fovea and disc? */
+const registrable = (row: TreatmentRow) => Boolean(row.plan?.scale && row.plan.fovea && row.plan.opticDisc);
+
+/**
+ * What GET /treatments/{id}/previous-treatment answers. The first read after today's exam was processed
+ * queues the registration (once: the row's primary key decides between two readers) and answers `pending`.
+ */
+export async function previousTreatment(
+  ctx: AppContext,
+  clinicId: string,
+  treatmentId: string,
+  lang: Lang,
+  wakeJobs: () => void,
+): Promise<PreviousTreatment> {
+  const today = await findTreatmentRow(ctx.db, clinicId, treatmentId);
+  const earlier = await earlierPlannedSession(ctx.db, today);
+  if (!earlier) return { state: 'none', session: null, ...nothing() };
+  const session = previousSession(earlier);
+  if (today.processing_state === 'failed') {
+    return { state: 'failed', session, ...nothing(), message: translate(lang, 'previous_treatment.no_image') };
+  }
+  if (today.processing_state !== 'processed') return { state: 'pending', session, ...nothing() };
+
+  const row = await ctx.db
+    .selectFrom('treatment_registrations')
+    .selectAll()
+    .where('treatment_id', '=', today.id)
+    .where('earlier_treatment_id', '=', earlier.id)
+    .executeTakeFirst();
+  if (!row) {
+    const queued = await ctx.db.transaction().execute(async (tx) => {
+      const inserted = await tx
+        .insertInto('treatment_registrations')
+        .values({ treatment_id: today.id, earlier_treatment_id: earlier.id, clinic_id: today.clinic_id, state: 'pending' })
+        .onConflict((oc) => oc.doNothing())
+        .returning('treatment_id')
+        .executeTakeFirst();
+      if (inserted) await enqueue(tx, { kind: 'treatment.register', clinicId: today.clinic_id, subjectId: today.id, now: ctx.clock.now() });
+      return Boolean(inserted);
+    });
+    if (queued) wakeJobs();
+    return { state: 'pending', session, ...nothing() };
+  }
+  if (row.state === 'pending') return { state: 'pending', session, ...nothing() };
+  if (row.state === 'failed' || !row.transform || row.method === null) {
+    const code = (row.error_code ?? 'previous_treatment.unregistrable') as MessageKey;
+    return { state: 'failed', session, ...nothing(), message: translate(lang, code) };
+  }
+
+  const transform = row.transform;
+  const plan = earlier.plan!;
+  const zones = plan.exclusionZones ? [plan.exclusionZones.faz, plan.exclusionZones.onh] : [];
+  const carried = carryEarlierPlan(transform, { spots: plan.spots, zones });
+  const todayUmPerPixel = today.plan!.scale!.umPerPixel;
+  const spotSizeUm = plan.gridSettings?.spotSizeUm ?? null;
+  return {
+    state: 'registered',
+    session,
+    registration: {
+      method: row.method,
+      transform,
+      rotationDeg: rotationDegOf(transform),
+      scale: scaleOf(transform),
+      uncertaintyUm: Number(row.uncertainty_um ?? 0),
+      vesselAgreement: row.vessel_agreement === null ? null : Number(row.vessel_agreement),
+    },
+    spots: carried.spots,
+    exclusionZones: carried.zones.map((zone) => ({ ...zone, kind: zone.kind as 'FAZ' | 'ONH' })),
+    spotDiameterPx: spotSizeUm === null ? null : spotSizeUm / todayUmPerPixel,
+    message: null,
+  };
+}
+
+/** A session's fundus display image as an RGB raster, or null when it has none. */
+async function fundusRaster(ctx: AppContext, treatmentId: string): Promise<Raster | null> {
+  const image = await ctx.db
+    .selectFrom('treatment_images')
+    .select('display_path')
+    .where('treatment_id', '=', treatmentId)
+    .where('role', '=', 'fundus')
+    .executeTakeFirst();
+  const bytes = image ? await ctx.files.get(image.display_path) : null;
+  if (!bytes) return null;
+  const { data, info } = await sharp(bytes).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length) };
+}
+
+type Outcome =
+  | { state: 'registered'; method: 'landmarks' | 'vessels'; transform: { a: number; b: number; tx: number; ty: number }; uncertaintyUm: number; vesselAgreement: number | null }
+  | { state: 'failed'; code: MessageKey };
+
+async function register(ctx: AppContext, today: TreatmentRow, earlier: TreatmentRow | undefined): Promise<Outcome> {
+  if (!earlier || !registrable(earlier) || !registrable(today)) return { state: 'failed', code: 'previous_treatment.unregistrable' };
+  const [earlierRaster, todayRaster] = [await fundusRaster(ctx, earlier.id), await fundusRaster(ctx, today.id)];
+  if (!earlierRaster || !todayRaster) return { state: 'failed', code: 'previous_treatment.no_image' };
+  const landmarks = (row: TreatmentRow) => ({ disc: row.plan!.opticDisc!.center, fovea: row.plan!.fovea! });
+  const steps = registrationSteps(
+    { raster: earlierRaster, landmarks: landmarks(earlier), umPerPixel: earlier.plan!.scale!.umPerPixel },
+    { raster: todayRaster, landmarks: landmarks(today), umPerPixel: today.plan!.scale!.umPerPixel },
+  );
+  // About 3 s of work on a 1600 × 1200 pair, in steps of under a second: requests are served in between.
+  let step = steps.next();
+  while (!step.done) {
+    await new Promise((resolve) => setImmediate(resolve));
+    step = steps.next();
+  }
+  const registration = step.value;
+  if (!registration) return { state: 'failed', code: 'previous_treatment.unregistrable' };
+  return { state: 'registered', ...registration };
+}
+
+/** The `treatment.register` job: registers every pending earlier image of its session, then says so. */
+export function previousTreatmentRegistration(ctx: AppContext): JobDefinition {
+  const pendingOf = (job: JobRow) =>
+    ctx.db.selectFrom('treatment_registrations').selectAll().where('treatment_id', '=', job.subject_id).where('state', '=', 'pending').execute();
+  const loadRow = (id: string) => ctx.db.selectFrom('treatments').selectAll().where('id', '=', id).executeTakeFirst();
+
+  /** Records each outcome (a pair that cannot be registered is an answer too: the job is done) and says so. */
+  async function finish(claim: Claim, today: TreatmentRow | undefined, outcomes: [string, Outcome][]) {
+    await claim.finish('done', async (tx) => {
+      for (const [earlierId, outcome] of today ? outcomes : []) {
+        await tx
+          .updateTable('treatment_registrations')
+          .set(
+            outcome.state === 'registered'
+              ? {
+                  state: 'registered',
+                  method: outcome.method,
+                  transform: JSON.stringify(outcome.transform),
+                  uncertainty_um: outcome.uncertaintyUm,
+                  vessel_agreement: outcome.vesselAgreement,
+                  error_code: null,
+                  updated_at: ctx.clock.now(),
+                }
+              : { state: 'failed', error_code: outcome.code, updated_at: ctx.clock.now() },
+          )
+          .where('treatment_id', '=', today!.id)
+          .where('earlier_treatment_id', '=', earlierId)
+          .execute();
+      }
+    });
+    if (today) announce(ctx, [event('treatment.modified', today.clinic_id, { patientId: today.patient_id, treatmentId: today.id })]);
+  }
+
+  return {
+    async run(job, claim) {
+      const today = await loadRow(job.subject_id);
+      const outcomes: [string, Outcome][] = [];
+      if (today) {
+        for (const pending of await pendingOf(job)) outcomes.push([pending.earlier_treatment_id, await register(ctx, today, await loadRow(pending.earlier_treatment_id))]);
+      }
+      await finish(claim, today, outcomes);
+    },
+    async giveUp(job, claim) {
+      const today = await loadRow(job.subject_id);
+      const pending = await pendingOf(job);
+      await finish(claim, today, pending.map((row) => [row.earlier_treatment_id, { state: 'failed', code: 'previous_treatment.unregistrable' }]));
+    },
+  };
+}

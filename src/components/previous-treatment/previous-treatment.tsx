@@ -1,0 +1,144 @@
+/**
+ * The previous treatment of an eye on today's fundus image (issue 17), as every screen shows it: the server's
+ * answer (asked again while the registration runs), a switch to show or hide it with which session it was, and
+ * an SVG of the earlier spots and zones for screens that show the image as an <img> (the card). The planner
+ * draws the same on its canvas (src/features/planning/plan-canvas.ts).
+ */
+import { Callout, Spinner, Switch } from '@blueprintjs/core';
+import { useState, type CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useGetPreviousTreatment } from '@generated/hooks/planning/planning';
+import type { PreviousTreatment } from '@generated/model/previousTreatment';
+import { formatDate, formatNumber } from '@/lib/format';
+import { useRefetchInterval } from '@/lib/realtime';
+import './previous-treatment.css';
+
+/** While the earlier image is being registered (a few seconds), asked again this often without realtime. */
+const PENDING_REFETCH_MS = 2000;
+
+export interface PreviousTreatmentState {
+  /** The server's answer (undefined while loading). */
+  previous: PreviousTreatment | undefined;
+  /** The answer when its spots can be drawn. */
+  registered: PreviousTreatment | null;
+  shown: boolean;
+  setShown(shown: boolean): void;
+}
+
+export function usePreviousTreatment(treatmentId: string): PreviousTreatmentState {
+  const refetchInterval = useRefetchInterval(PENDING_REFETCH_MS);
+  const query = useGetPreviousTreatment(treatmentId, {
+    query: { refetchInterval: (q) => refetchInterval(q.state.data?.data.state === 'pending') },
+  });
+  const previous = query.data?.data;
+  const [shown, setShown] = useState(true);
+  const registered = previous?.state === 'registered' && previous.registration ? previous : null;
+  return { previous, registered, shown, setShown };
+}
+
+/**
+ * Which earlier session is on the image and how sure its placement is, with the switch; the count of today's
+ * spots on earlier ones when given. Nothing when there is no earlier treatment.
+ */
+export function PreviousTreatmentPanel({ state, overSpots }: { state: PreviousTreatmentState; overSpots?: number }) {
+  const { t, i18n } = useTranslation('previousTreatment');
+  const { previous, shown, setShown } = state;
+  if (!previous || previous.state === 'none' || !previous.session) return null;
+  const session = previous.session;
+  const name = t('session', { number: session.number, date: formatDate(session.date, i18n.language) });
+  const registration = previous.state === 'registered' ? previous.registration : null;
+  return (
+    <div className="mp-previous" role="group" aria-label={t('label')}>
+      {registration ? (
+        <>
+          <Switch
+            className="mp-previous-switch"
+            checked={shown}
+            onChange={(event) => setShown(event.currentTarget.checked)}
+            labelElement={
+              <>
+                <span className="mp-previous-swatch" aria-hidden="true" />
+                {t('show', { session: name })}
+              </>
+            }
+          />
+          <p className="mp-muted-text mp-previous-detail">
+            {session.signedOff ? t('signedOff') : t('notSignedOff')} ·{' '}
+            {t('detail', {
+              count: previous.spots.length,
+              method: t(`method.${registration.method}`),
+              uncertainty: formatNumber(registration.uncertaintyUm, i18n.language, 0),
+            })}
+          </p>
+          {registration.method === 'landmarks' && <p className="mp-previous-detail">{t('rough')}</p>}
+          {overSpots !== undefined && overSpots > 0 && (
+            <Callout intent="warning" compact className="mp-previous-over" role="status">
+              {t('over', { count: overSpots, session: session.number })}
+            </Callout>
+          )}
+        </>
+      ) : previous.state === 'pending' ? (
+        <p className="mp-muted-text mp-previous-detail">
+          <Spinner size={14} aria-hidden="true" /> {t('pending', { session: name })}
+        </p>
+      ) : (
+        <p className="mp-muted-text mp-previous-detail">
+          {t('failed', { session: name })} {previous.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The earlier spots (outlined, with a halo of the registration's uncertainty) and zones (dashed) over an image
+ * shown as an <img>: an SVG in the image's pixels laid on it. `screenPxPerImagePx` keeps strokes a fixed width.
+ */
+export function PreviousTreatmentSvg({
+  previous,
+  width,
+  height,
+  umPerPixel,
+  screenPxPerImagePx,
+  style,
+}: {
+  previous: PreviousTreatment;
+  /** Today's image, which the server carried the earlier spots onto. */
+  width: number;
+  height: number;
+  umPerPixel: number;
+  screenPxPerImagePx: number;
+  style?: CSSProperties;
+}) {
+  const registration = previous.registration;
+  if (!registration) return null;
+  const unit = screenPxPerImagePx > 0 ? 1 / screenPxPerImagePx : 1;
+  const r = (previous.spotDiameterPx ?? 0) / 2;
+  const halo = r + registration.uncertaintyUm / umPerPixel;
+  return (
+    <svg className="mp-previous-svg" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true" style={style}>
+      <g className="mp-previous-halo">
+        {previous.spots.map((spot, index) => (
+          <circle key={index} cx={spot.x} cy={spot.y} r={halo} />
+        ))}
+      </g>
+      <g className="mp-previous-spots" strokeWidth={1.5 * unit}>
+        {previous.spots.map((spot, index) => (
+          <circle key={index} cx={spot.x} cy={spot.y} r={r} />
+        ))}
+      </g>
+      <g className="mp-previous-zones" strokeWidth={1.5 * unit} strokeDasharray={`${5 * unit} ${4 * unit}`}>
+        {previous.exclusionZones.map((zone) => (
+          <ellipse
+            key={zone.kind}
+            cx={zone.center.x}
+            cy={zone.center.y}
+            rx={zone.radiusXPx}
+            ry={zone.radiusYPx}
+            transform={`rotate(${zone.rotationDeg} ${zone.center.x} ${zone.center.y})`}
+          />
+        ))}
+      </g>
+    </svg>
+  );
+}

@@ -1,0 +1,145 @@
+// The previous treatment on today's image through HTTP (issue 17): a patient's eye planned in session 1 and
+// photographed again (turned, scaled, shifted, other exposure) for session 2; session 2's answer registers the
+// first image onto its own in the background and then carries session 1's spots and zones onto it, each close to
+// where the true pose puts it and within the stated uncertainty. Clinic scoping, roles, the lock and the states.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applySimilarity } from '../../src/domain/registration/similarity';
+import { buildSampleExam, poseTransform, type SamplePose } from '../../server/seed/sample-exam';
+import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
+import { startServer, type TestServer } from './helper';
+import { planToSignOff } from './planning';
+
+type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are checked against the contract by `call`
+
+const WIDTH = 800;
+const HEIGHT = 600;
+const POSE: SamplePose = { rotationDeg: 7, scale: 1.05, shiftPx: { x: 24, y: -16 }, gain: 1.1 };
+
+let server: TestServer;
+const tokens: Record<'physician' | 'nurse' | 'itAdmin' | 'otherClinic', string> = { physician: '', nurse: '', itAdmin: '', otherClinic: '' };
+let first: { id: string; patientId: string };
+let second: { id: string };
+
+async function upload(bytes: Uint8Array, patientId?: string): Promise<Body> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), 'exam.npt');
+  const answer = await server.call<Body>('POST', `/treatments${patientId ? `?patientId=${patientId}` : ''}`, { token: tokens.physician, form });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+  await server.jobsIdle();
+  return answer.body.data;
+}
+
+const previous = (id: string, token = tokens.physician, lang?: 'en' | 'de') =>
+  server.call<Body>('GET', `/treatments/${id}/previous-treatment`, { token, lang });
+
+beforeAll(async () => {
+  server = await startServer();
+  const clinicId = await createClinic(server.db);
+  for (const [key, role] of [
+    ['physician', 'clinic_physicians'],
+    ['nurse', 'clinic_nurses'],
+    ['itAdmin', 'clinic_it_admins'],
+  ] as const) {
+    tokens[key] = await sessionFor(server.db, (await createUser(server.db, { clinicId, role })).id);
+  }
+  const clinicB = await createClinic(server.db, 'Augenklinik B');
+  tokens.otherClinic = await sessionFor(server.db, (await createUser(server.db, { clinicId: clinicB, role: 'clinic_physicians' })).id);
+
+  const person = { name: 'Maria', secondName: 'Vogt', birthday: '1950-03-04', gender: 'female' as const, deviceSideId: 'PREV-1', eye: 'OD' as const };
+  const examA = await buildSampleExam({ ...person, seed: 501, width: WIDTH, height: HEIGHT, capturedAt: '2026-05-04T09:00:00+02:00' });
+  const a = await upload(examA.bytes);
+  first = { id: a.treatment.id, patientId: a.patient.id };
+  const examB = await buildSampleExam({
+    ...person,
+    seed: 502,
+    width: WIDTH,
+    height: HEIGHT,
+    capturedAt: '2026-08-04T09:00:00+02:00',
+    sameEyeAs: { seed: 501, pose: POSE },
+  });
+  second = { id: (await upload(examB.bytes, first.patientId)).treatment.id };
+});
+afterAll(() => server?.close());
+
+describe('before session 1 has a planned grid', () => {
+  it('says there is no previous treatment, for session 1 and session 2', async () => {
+    for (const id of [first.id, second.id]) {
+      const answer = await previous(id);
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toMatchObject({ state: 'none', session: null, registration: null, spots: [] });
+    }
+  });
+});
+
+describe('session 1 planned', () => {
+  let plan: Body;
+  beforeAll(async () => {
+    plan = await planToSignOff(server, first.id, tokens.physician);
+  });
+
+  it('registers session 1’s image onto session 2’s in the background, then answers with it', async () => {
+    const pending = await previous(second.id, tokens.nurse);
+    expect(pending.body.data).toMatchObject({ state: 'pending', session: { id: first.id, number: 1, signedOff: false, signedOffAt: null } });
+    await server.jobsIdle();
+    const answer = await previous(second.id, tokens.nurse);
+    const data = answer.body.data;
+    expect(data.state).toBe('registered');
+    expect(data.registration.method).toBe('vessels');
+    expect(data.registration.vesselAgreement).toBeGreaterThan(0.6);
+    expect(data.registration.rotationDeg).toBeCloseTo(POSE.rotationDeg, 0);
+    expect(data.registration.scale).toBeCloseTo(POSE.scale, 2);
+
+    // Every spot not removed, each where the true pose puts it, within the stated uncertainty.
+    const truth = poseTransform(POSE, WIDTH, HEIGHT);
+    const enabled = plan.spots.filter((spot: Body) => spot.enabled);
+    expect(data.spots).toHaveLength(enabled.length);
+    const umPerPixel = (await server.call<Body>('GET', `/treatments/${second.id}/plan`, { token: tokens.nurse })).body.data.scale.umPerPixel;
+    const errorsUm = enabled.map((spot: Body, i: number) => {
+      const want = applySimilarity(truth, spot as { x: number; y: number });
+      return Math.hypot(data.spots[i].x - want.x, data.spots[i].y - want.y) * umPerPixel;
+    });
+    expect(Math.max(...errorsUm)).toBeLessThanOrEqual(data.registration.uncertaintyUm);
+    expect(data.registration.uncertaintyUm).toBeLessThan(100);
+    expect(data.spots[0].powerMw).toBe(enabled[0].powerMw);
+    // The zones too: FAZ and ONH, turned with the image.
+    const faz = data.exclusionZones.find((zone: Body) => zone.kind === 'FAZ');
+    const want = applySimilarity(truth, plan.exclusionZones.faz.center);
+    expect(Math.hypot(faz.center.x - want.x, faz.center.y - want.y) * umPerPixel).toBeLessThanOrEqual(data.registration.uncertaintyUm);
+    expect(faz.radiusXPx).toBeCloseTo(plan.exclusionZones.faz.radiusXPx * POSE.scale, 0);
+    expect(data.spotDiameterPx).toBeCloseTo(plan.gridSettings.spotSizeUm / umPerPixel, 6);
+  });
+
+  it('registers once: a second reader finds it done, and exactly one job ran', async () => {
+    expect((await previous(second.id)).body.data.state).toBe('registered');
+    const jobs = await server.db.selectFrom('jobs').select(['state']).where('kind', '=', 'treatment.register').execute();
+    expect(jobs).toEqual([{ state: 'done' }]);
+  });
+
+  it('shows the earlier plan as it now stands: signed off', async () => {
+    const signed = await server.call<Body>('POST', `/treatments/${first.id}/confirm`, {
+      token: tokens.physician,
+      json: { revision: plan.revision, password: PASSWORD, confirm: true },
+    });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+    const data = (await previous(second.id)).body.data;
+    expect(data.session.signedOff).toBe(true);
+    expect(Date.parse(data.session.signedOffAt)).not.toBeNaN();
+  });
+
+  it('the earlier session itself has no previous treatment', async () => {
+    expect((await previous(first.id)).body.data.state).toBe('none');
+  });
+
+  it('is the clinic’s own: another clinic gets 404, an IT admin 403, no token 401', async () => {
+    expect((await previous(second.id, tokens.otherClinic)).status).toBe(404);
+    expect((await previous(second.id, tokens.itAdmin)).status).toBe(403);
+    expect((await server.call('GET', `/treatments/${second.id}/previous-treatment`)).status).toBe(401);
+    expect((await previous('not-a-uuid')).status).toBe(404);
+  });
+
+  it('stays readable on a locked session', async () => {
+    const report = await server.call<Body>('POST', `/treatments/${second.id}/reports`, { token: tokens.nurse, json: { reason: 'Image blurred' } });
+    expect(report.status).toBe(200);
+    expect((await previous(second.id, tokens.nurse)).body.data.state).toBe('registered');
+  });
+});
