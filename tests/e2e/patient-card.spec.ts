@@ -1,6 +1,6 @@
 // /physician/patient-card as a physician or nurse uses it: general information and its edits, a session's
 // issue report and the lock that follows, another patient's exam, the deletion request, and the comparison
-// of two sessions with zoom and pan kept in step.
+// of two sessions with zoom and pan kept in step, and a session's buttons kept in place while its picture loads.
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
@@ -159,4 +159,26 @@ test('comparison of the two demo sessions of Maria Schneider: zoom and pan stay 
   expect(movedSecond).toBe(movedFirst);
   await page.keyboard.press('0');
   expect((await transforms())[1]).toBe(before);
+});
+
+test('a session’s buttons stay where they are while its picture loads', async ({ page, staff, texts }) => {
+  // The thumbnails are held back until the buttons can be pressed: a picture arriving later must not push them
+  // down (a click aimed a moment before would land beside the button).
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/treatments\/[^/]+\/images\/[^/]+\/thumbnail/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await signInToHome(page, texts, await staff.create('clinic_physicians'));
+  await page.getByLabel(texts.patientList.filters.search).fill('Maria Schneider');
+  await page.getByRole('link', { name: 'Schneider, Maria' }).click();
+  const card = texts.patientCard;
+  const first = sessions(page).first();
+  const button = first.getByRole('button', { name: card.session.imageAndMarks });
+  await expect(button).toBeEnabled();
+  const before = await button.boundingBox();
+  release();
+  await expect(first.getByRole('img', { name: fill(card.session.imageAlt, { number: 2 }) })).toBeVisible();
+  expect(await button.boundingBox()).toEqual(before);
 });

@@ -50,18 +50,24 @@ function useRefreshSession(session: TreatmentSummary) {
     ]);
 }
 
+/** The thumbnail's width; its height follows the image, 4:3 (the laser's fundus images) until the session is known. */
+const THUMBNAIL_WIDTH = 160;
+const THUMBNAIL_HEIGHT_UNKNOWN = 120;
+
+/**
+ * The session's first image, small. Its box has the image's size from the start (while the session and then the
+ * image load), so nothing below it moves when the picture arrives: a button pressed a moment later is still there.
+ */
 function Thumbnail({ treatment, label }: { treatment: Treatment | undefined; label: string }) {
   const image = treatment?.images[0];
   const blob = useGetTreatmentImage(treatment?.id ?? '', image?.id ?? '', 'thumbnail', {
     query: { enabled: Boolean(image), meta: { persist: false }, staleTime: Infinity },
   });
   const url = useObjectUrl(blob.data);
-  if (!image) return <div className="mp-thumbnail mp-thumbnail-empty" aria-hidden="true" />;
-  return url ? (
-    <img className="mp-thumbnail" src={url} alt={label} width={160} height={Math.round((160 * image.height) / image.width)} />
-  ) : (
-    <div className={`mp-thumbnail ${Classes.SKELETON}`} aria-hidden="true" />
-  );
+  const height = image ? Math.round((THUMBNAIL_WIDTH * image.height) / image.width) : THUMBNAIL_HEIGHT_UNKNOWN;
+  if (image && url) return <img className="mp-thumbnail" src={url} alt={label} width={THUMBNAIL_WIDTH} height={height} />;
+  const state = treatment && !image ? 'mp-thumbnail-empty' : Classes.SKELETON;
+  return <div className={`mp-thumbnail ${state}`} style={{ height }} aria-hidden="true" />;
 }
 
 /** The laser settings of seed-spec §3, as the file brought them (or the plan changed them). */
