@@ -10,6 +10,7 @@ import * as planRevisions from './migrations/0007-plan-revisions';
 import * as examDiagnostics from './migrations/0008-exam-diagnostics';
 import * as annotations from './migrations/0009-annotations';
 import * as previousTreatmentRegistrations from './migrations/0010-previous-treatment-registrations';
+import * as registrationLandmarks from './migrations/0011-registration-landmarks';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008-exam-diagnostics': examDiagnostics,
   '0009-annotations': annotations,
   '0010-previous-treatment-registrations': previousTreatmentRegistrations,
+  '0011-registration-landmarks': registrationLandmarks,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

@@ -229,8 +229,16 @@ export interface TreatmentRegistrationsTable {
   uncertainty_um: number | null;
   vessel_agreement: number | null;
   error_code: string | null;
+  /** The landmarks of both plans it was found from (migration 0011); null before. */
+  landmarks: NullableJson<RegistrationLandmarks>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** Fovea and optic disc centre of both sessions' plans, in their display-image pixels. */
+export interface RegistrationLandmarks {
+  earlier: { disc: { x: number; y: number }; fovea: { x: number; y: number } };
+  today: { disc: { x: number; y: number }; fovea: { x: number; y: number } };
 }
 
 export interface TreatmentImagesTable {

@@ -2,7 +2,8 @@
 // whose plan has a confirmed macula grid, its display image registered onto this session's (a background job,
 // once per pair: src/domain/registration/earlier-treatment.ts), and its spots and zones carried over when read.
 // The earlier plan is read afresh each time, so a later change to it shows at once; the registration depends
-// only on the two images and is kept.
+// on the two images and on the two plans' landmarks (fovea and disc): it is kept until a physician moves one of
+// them, and then found again from where they now are.
 import sharp from 'sharp';
 import { sql } from 'kysely';
 import type { PreviousTreatment } from '../../generated/model/previousTreatment';
@@ -10,7 +11,7 @@ import type { Raster } from '../../src/domain/fundus/raster';
 import { carryEarlierPlan, registrationSteps } from '../../src/domain/registration/earlier-treatment';
 import { rotationDegOf, scaleOf } from '../../src/domain/registration/similarity';
 import type { AppContext } from '../context';
-import type { Database, JobRow, TreatmentRow } from '../db/tables';
+import type { Database, JobRow, RegistrationLandmarks, TreatmentRow } from '../db/tables';
 import { translate, type Lang, type MessageKey } from '../i18n';
 import { enqueue } from '../jobs/queue';
 import type { Claim, JobDefinition } from '../jobs/worker';
@@ -57,8 +58,45 @@ function previousSession(row: TreatmentRow): NonNullable<PreviousTreatment['sess
 const registrable = (row: TreatmentRow) => Boolean(row.plan?.scale && row.plan.fovea && row.plan.opticDisc);
 
 /**
+ * A registrable plan's fovea and disc centre as they now stand: step 1 of the wizard makes the fovea the FAZ's
+ * centre, and the ONH zone, which a physician may move onto the disc, gives the disc (else the detected one).
+ */
+const landmarksOf = (row: TreatmentRow) => ({
+  disc: row.plan!.exclusionZones?.onh.center ?? row.plan!.opticDisc!.center,
+  fovea: row.plan!.fovea!,
+});
+
+const landmarksOfPair = (today: TreatmentRow, earlier: TreatmentRow): RegistrationLandmarks | null =>
+  registrable(today) && registrable(earlier) ? { earlier: landmarksOf(earlier), today: landmarksOf(today) } : null;
+
+/** Are two sets of landmarks the same (to a hundredth of a pixel: jsonb keeps numbers, not their spelling)? */
+function sameLandmarks(a: RegistrationLandmarks | null, b: RegistrationLandmarks | null): boolean {
+  if (!a || !b) return a === b;
+  const points = (l: RegistrationLandmarks) => [l.earlier.disc, l.earlier.fovea, l.today.disc, l.today.fovea];
+  const [pa, pb] = [points(a), points(b)];
+  return pa.every((p, i) => Math.abs(p.x - pb[i].x) < 0.01 && Math.abs(p.y - pb[i].y) < 0.01);
+}
+
+/**
+ * Marks the pair pending by `mark` (an insert or a conditional update, which one of two readers wins) and, when
+ * this reader won, queues the job in the same transaction. True when queued.
+ */
+async function queueRegistration(
+  ctx: AppContext,
+  today: TreatmentRow,
+  mark: (tx: Database) => Promise<{ treatment_id: string } | undefined>,
+): Promise<boolean> {
+  return ctx.db.transaction().execute(async (tx) => {
+    if (!(await mark(tx))) return false;
+    await enqueue(tx, { kind: 'treatment.register', clinicId: today.clinic_id, subjectId: today.id, now: ctx.clock.now() });
+    return true;
+  });
+}
+
+/**
  * What GET /treatments/{id}/previous-treatment answers. The first read after today's exam was processed
- * queues the registration (once: the row's primary key decides between two readers) and answers `pending`.
+ * queues the registration (once: the row's primary key decides between two readers) and answers `pending`; so
+ * does the first read after a physician moved a landmark it was found from.
  */
 export async function previousTreatment(
   ctx: AppContext,
@@ -82,20 +120,30 @@ export async function previousTreatment(
     .where('treatment_id', '=', today.id)
     .where('earlier_treatment_id', '=', earlier.id)
     .executeTakeFirst();
-  if (!row) {
-    const queued = await ctx.db.transaction().execute(async (tx) => {
-      const inserted = await tx
-        .insertInto('treatment_registrations')
-        .values({ treatment_id: today.id, earlier_treatment_id: earlier.id, clinic_id: today.clinic_id, state: 'pending' })
-        .onConflict((oc) => oc.doNothing())
-        .returning('treatment_id')
-        .executeTakeFirst();
-      if (inserted) await enqueue(tx, { kind: 'treatment.register', clinicId: today.clinic_id, subjectId: today.id, now: ctx.clock.now() });
-      return Boolean(inserted);
-    });
-    if (queued) wakeJobs();
-    return { state: 'pending', session, ...nothing() };
-  }
+  // Queued when first read, and again when a landmark it was found from has moved since (one reader wins both).
+  const queued = !row
+    ? await queueRegistration(ctx, today, (tx) =>
+        tx
+          .insertInto('treatment_registrations')
+          .values({ treatment_id: today.id, earlier_treatment_id: earlier.id, clinic_id: today.clinic_id, state: 'pending' })
+          .onConflict((oc) => oc.doNothing())
+          .returning('treatment_id')
+          .executeTakeFirst(),
+      )
+    : row.state !== 'pending' && !sameLandmarks(row.landmarks, landmarksOfPair(today, earlier))
+      ? await queueRegistration(ctx, today, (tx) =>
+          tx
+            .updateTable('treatment_registrations')
+            .set({ state: 'pending', updated_at: ctx.clock.now() })
+            .where('treatment_id', '=', today.id)
+            .where('earlier_treatment_id', '=', earlier.id)
+            .where('state', '!=', 'pending')
+            .returning('treatment_id')
+            .executeTakeFirst(),
+        )
+      : false;
+  if (queued) wakeJobs();
+  if (!row || queued) return { state: 'pending', session, ...nothing() };
   if (row.state === 'pending') return { state: 'pending', session, ...nothing() };
   if (row.state === 'failed' || !row.transform || row.method === null) {
     const code = (row.error_code ?? 'previous_treatment.unregistrable') as MessageKey;
@@ -140,18 +188,19 @@ async function fundusRaster(ctx: AppContext, treatmentId: string): Promise<Raste
   return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length) };
 }
 
-type Outcome =
+type Outcome = { landmarks: RegistrationLandmarks | null } & (
   | { state: 'registered'; method: 'landmarks' | 'vessels'; transform: { a: number; b: number; tx: number; ty: number }; uncertaintyUm: number; vesselAgreement: number | null }
-  | { state: 'failed'; code: MessageKey };
+  | { state: 'failed'; code: MessageKey }
+);
 
 async function register(ctx: AppContext, today: TreatmentRow, earlier: TreatmentRow | undefined): Promise<Outcome> {
-  if (!earlier || !registrable(earlier) || !registrable(today)) return { state: 'failed', code: 'previous_treatment.unregistrable' };
+  const landmarks = earlier ? landmarksOfPair(today, earlier) : null;
+  if (!earlier || !landmarks) return { state: 'failed', code: 'previous_treatment.unregistrable', landmarks };
   const [earlierRaster, todayRaster] = [await fundusRaster(ctx, earlier.id), await fundusRaster(ctx, today.id)];
-  if (!earlierRaster || !todayRaster) return { state: 'failed', code: 'previous_treatment.no_image' };
-  const landmarks = (row: TreatmentRow) => ({ disc: row.plan!.opticDisc!.center, fovea: row.plan!.fovea! });
+  if (!earlierRaster || !todayRaster) return { state: 'failed', code: 'previous_treatment.no_image', landmarks };
   const steps = registrationSteps(
-    { raster: earlierRaster, landmarks: landmarks(earlier), umPerPixel: earlier.plan!.scale!.umPerPixel },
-    { raster: todayRaster, landmarks: landmarks(today), umPerPixel: today.plan!.scale!.umPerPixel },
+    { raster: earlierRaster, landmarks: landmarks.earlier, umPerPixel: earlier.plan!.scale!.umPerPixel },
+    { raster: todayRaster, landmarks: landmarks.today, umPerPixel: today.plan!.scale!.umPerPixel },
   );
   // About 3 s of work on a 1600 × 1200 pair, in steps of under a second: requests are served in between.
   let step = steps.next();
@@ -160,8 +209,8 @@ async function register(ctx: AppContext, today: TreatmentRow, earlier: Treatment
     step = steps.next();
   }
   const registration = step.value;
-  if (!registration) return { state: 'failed', code: 'previous_treatment.unregistrable' };
-  return { state: 'registered', ...registration };
+  if (!registration) return { state: 'failed', code: 'previous_treatment.unregistrable', landmarks };
+  return { state: 'registered', ...registration, landmarks };
 }
 
 /** The `treatment.register` job: registers every pending earlier image of its session, then says so. */
@@ -185,9 +234,10 @@ export function previousTreatmentRegistration(ctx: AppContext): JobDefinition {
                   uncertainty_um: outcome.uncertaintyUm,
                   vessel_agreement: outcome.vesselAgreement,
                   error_code: null,
+                  landmarks: outcome.landmarks && JSON.stringify(outcome.landmarks),
                   updated_at: ctx.clock.now(),
                 }
-              : { state: 'failed', error_code: outcome.code, updated_at: ctx.clock.now() },
+              : { state: 'failed', error_code: outcome.code, landmarks: outcome.landmarks && JSON.stringify(outcome.landmarks), updated_at: ctx.clock.now() },
           )
           .where('treatment_id', '=', today!.id)
           .where('earlier_treatment_id', '=', earlierId)
@@ -208,8 +258,14 @@ export function previousTreatmentRegistration(ctx: AppContext): JobDefinition {
     },
     async giveUp(job, claim) {
       const today = await loadRow(job.subject_id);
-      const pending = await pendingOf(job);
-      await finish(claim, today, pending.map((row) => [row.earlier_treatment_id, { state: 'failed', code: 'previous_treatment.unregistrable' }]));
+      // Failed for the landmarks of now: found again only when a physician moves one of them.
+      const outcomes: [string, Outcome][] = [];
+      for (const pending of today ? await pendingOf(job) : []) {
+        const earlier = await loadRow(pending.earlier_treatment_id);
+        const landmarks = earlier ? landmarksOfPair(today!, earlier) : null;
+        outcomes.push([pending.earlier_treatment_id, { state: 'failed', code: 'previous_treatment.unregistrable', landmarks }]);
+      }
+      await finish(claim, today, outcomes);
     },
   };
 }

@@ -1,13 +1,14 @@
 // The previous treatment on today's image through HTTP (issue 17): a patient's eye planned in session 1 and
 // photographed again (turned, scaled, shifted, other exposure) for session 2; session 2's answer registers the
 // first image onto its own in the background and then carries session 1's spots and zones onto it, each close to
-// where the true pose puts it and within the stated uncertainty. Clinic scoping, roles, the lock and the states.
+// where the true pose puts it and within the stated uncertainty; found again when a physician moves today's
+// fovea. Clinic scoping, roles, the lock and the states.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySimilarity } from '../../src/domain/registration/similarity';
 import { buildSampleExam, poseTransform, type SamplePose } from '../../server/seed/sample-exam';
 import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
-import { planToSignOff } from './planning';
+import { planToSignOff, zonesAsProposed } from './planning';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- answers are checked against the contract by `call`
 
@@ -113,6 +114,31 @@ describe('session 1 planned', () => {
     expect((await previous(second.id)).body.data.state).toBe('registered');
     const jobs = await server.db.selectFrom('jobs').select(['state']).where('kind', '=', 'treatment.register').execute();
     expect(jobs).toEqual([{ state: 'done' }]);
+  });
+
+  it('is found again when a physician moves today’s fovea, from where it now is, once', async () => {
+    const plan = (await server.call<Body>('GET', `/treatments/${second.id}/plan`, { token: tokens.physician })).body.data;
+    const zones = zonesAsProposed(plan);
+    const fovea = { x: zones.faz.center.x + 12, y: zones.faz.center.y - 8 };
+    const moved = await server.call<Body>('POST', `/treatments/${second.id}/plan/exclusion-zones`, {
+      token: tokens.physician,
+      json: { revision: plan.revision, ...zones, faz: { ...zones.faz, center: fovea } },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    // Two readers before the job ran: both told it is pending, one job queued.
+    expect((await previous(second.id)).body.data.state).toBe('pending');
+    expect((await previous(second.id, tokens.nurse)).body.data.state).toBe('pending');
+    await server.jobsIdle();
+    const data = (await previous(second.id)).body.data;
+    expect(data.state).toBe('registered');
+    expect(data.registration.method).toBe('vessels');
+    expect(data.registration.rotationDeg).toBeCloseTo(POSE.rotationDeg, 0);
+    const row = await server.db.selectFrom('treatment_registrations').select('landmarks').where('treatment_id', '=', second.id).executeTakeFirstOrThrow();
+    expect(row.landmarks?.today.fovea).toEqual(fovea);
+    // Unmoved since: read again, nothing queued.
+    expect((await previous(second.id)).body.data.state).toBe('registered');
+    const jobs = await server.db.selectFrom('jobs').select(['state']).where('kind', '=', 'treatment.register').execute();
+    expect(jobs).toEqual([{ state: 'done' }, { state: 'done' }]);
   });
 
   it('shows the earlier plan as it now stands: signed off', async () => {

@@ -122,7 +122,7 @@ export const getPlanResponse = zod.object({
 })
 
 /**
- * **Addition.** The latest earlier session of the same patient and eye whose plan has a macula grid (by exam date), its image registered onto this session's image, and its spots and exclusion zones carried over, with an estimate of the registration's uncertainty. The first request after processing starts the registration in the background and answers `pending`; reading is allowed on a locked session.
+ * **Addition.** The latest earlier session of the same patient and eye whose plan has a macula grid (by exam date), its image registered onto this session's image, and its spots and exclusion zones carried over, with an estimate of the registration's uncertainty. The first request after processing starts the registration in the background and answers `pending`, as does the first request after a physician moved this or the earlier plan's fovea or optic disc (the registration is found again from them); reading is allowed on a locked session.
  * @summary The previous treatment on today's image
  */
 export const getPreviousTreatmentResponseDataRegistrationUncertaintyUmMin = 0;export const getPreviousTreatmentResponseDataRegistrationVesselAgreementMin = -1;
