@@ -13,6 +13,7 @@ export type NotificationEvent =
   | 'patient_erased'
   | 'password_expiring'
   | 'treatment_processed'
+  | 'parameter_set_failed'
   | 'issue_reported';
 
 export const CATEGORY_OF: Record<NotificationEvent, NotificationCategory> = {
@@ -22,6 +23,7 @@ export const CATEGORY_OF: Record<NotificationEvent, NotificationCategory> = {
   patient_erased: 'patients',
   password_expiring: 'system',
   treatment_processed: 'patients',
+  parameter_set_failed: 'patients',
   issue_reported: 'patients',
 };
 

@@ -28,7 +28,9 @@ import { assertRevision, imagedFieldOf, lockedPlan, STEP_INDEX, type PlanActor }
 import { assertChangeable } from './treatment-changes';
 import { laserSettingsOf, treatmentFolder } from './treatments';
 import { recordPlanChange } from './plan-audit';
-import { announce, sessionEvents } from '../realtime/announce';
+import { announce, heldAnnouncements, sessionEvents } from '../realtime/announce';
+import { notify } from './notifications';
+import { patientLabel } from './patients';
 
 /** The plan's invariants before sign-off and before packing: a broken one answers 409 with its code. */
 function assertPackable(plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
@@ -97,7 +99,12 @@ const fileNameOf = (row: TreatmentRow, at: Date) => `parameter-set-${row.id.slic
 export function parameterSetPacking(ctx: AppContext): JobDefinition {
   const load = (job: JobRow) => ctx.db.selectFrom('treatments').selectAll().where('id', '=', job.subject_id).executeTakeFirst();
 
+  /**
+   * The plan back at sign-off, why recorded in its audit trail, and the physician who signed it off told: they
+   * expect a parameter set, and the session would otherwise only show the change when opened.
+   */
   async function backToSignOff(claim: Claim, row: TreatmentRow | undefined, reason: MessageKey) {
+    const notifications = heldAnnouncements(ctx);
     await claim.finish(
       'failed',
       async (tx) => {
@@ -110,9 +117,23 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
           .where('id', '=', row.id)
           .execute();
         await recordPlanChange(tx, { treatmentId: row.id, at: now, by: null, action: 'packing_failed', step: 'confirm_sign_off', revision, details: { reason } });
+        const patient = await tx.selectFrom('patients').select(['name', 'second_name']).where('id', '=', row.patient_id).executeTakeFirst();
+        if (row.plan.signOff && patient) {
+          await notify(
+            { ...notifications.ctx, db: tx },
+            {
+              clinicId: row.clinic_id,
+              to: { userIds: [row.plan.signOff.by.id] },
+              event: 'parameter_set_failed',
+              params: { number: row.number, patient: patientLabel(patient), patientId: row.patient_id },
+              link: `/physician/planning?treatmentId=${row.id}`,
+            },
+          );
+        }
       },
       reason,
     );
+    notifications.release();
     if (row) announceChange(ctx, row);
   }
 

@@ -1,5 +1,6 @@
 // Packing checks the plan's invariants once more: a plan broken between sign-off and packing (e.g. edited in
-// the database) is never packed; the session goes back to sign-off and its audit trail says why.
+// the database) is never packed; the session goes back to sign-off, its audit trail says why, and the physician
+// who signed it off is told.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type Worker } from '../../server/jobs/worker';
 import { examProcessing } from '../../server/services/exam-processing';
@@ -57,6 +58,16 @@ describe('packing', () => {
     expect(trail.at(-1).summary).toBe(
       'The parameter set could not be prepared; the plan is back at sign-off. The plan no longer keeps its safety rules and was not packed. Please check it and sign off again.',
     );
+    // The physician who signed off expects a parameter set: a notification in their language leads to the planning.
+    const notifications = (await server.call<Body>('GET', '/notifications', { token, lang: 'de' })).body.data;
+    expect(notifications[0]).toMatchObject({
+      event: 'parameter_set_failed',
+      category: 'patients',
+      read: false,
+      title: 'Parametersatz nicht erstellt',
+      link: `/physician/planning?treatmentId=${id}`,
+    });
+    expect(notifications[0].message).toMatch(/^Der Parametersatz der Sitzung 1 von .+ konnte nicht erstellt werden\./);
     const jobs = await server.db.selectFrom('jobs').select(['kind', 'state']).where('subject_id', '=', id).orderBy('created_at').execute();
     expect(jobs).toEqual([
       { kind: 'treatment.process', state: 'done' },
