@@ -2,6 +2,7 @@
 // as it now stands, the next step already proposed), sign it off, download its parameter set and its treatment
 // report, and read its audit trail.
 import type { BrightnessInput } from '../../generated/model/brightnessInput';
+import type { DownloadTreatmentReportParams } from '../../generated/model/downloadTreatmentReportParams';
 import type { ExclusionZonesInput } from '../../generated/model/exclusionZonesInput';
 import type { FinalAdjustmentsInput } from '../../generated/model/finalAdjustmentsInput';
 import type { MaculaGridInput } from '../../generated/model/maculaGridInput';
@@ -68,14 +69,15 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
       .send(file.bytes);
   };
 
-  const downloadTreatmentReport: Handler<ById> = async (request, reply) => {
-    const report = await treatmentReport(ctx, request.auth!, request.params.id, request.lang);
+  const downloadTreatmentReport: Handler<ById & { Querystring: DownloadTreatmentReportParams }> = async (request, reply) => {
+    const { timeZone } = request.query;
+    const report = await treatmentReport(ctx, request.auth!, request.params.id, request.lang, timeZone);
     await audit(ctx.db, request, {
       action: 'plan.report_downloaded',
       outcome: 'success',
       targetType: 'treatment',
       targetId: report.treatmentId,
-      detail: { lang: request.lang },
+      detail: { lang: request.lang, timeZone: report.timeZone },
     });
     return reply
       .header('Content-Type', 'application/pdf')

@@ -32,6 +32,8 @@ export interface ReportMark {
 
 export interface ReportInput {
   lang: Lang;
+  /** The reader's time zone (canonical IANA name, see `canonicalTimeZone`): dates and times are stated in it. */
+  timeZone: string;
   clinicName: string;
   patient: Pick<Patient, 'name' | 'secondName' | 'birthday' | 'gender' | 'deviceId'>;
   /** A signed-off session: `plan.signOff` is set. */
@@ -62,26 +64,38 @@ function textOf(lang: Lang, key: ReportKey, params: Record<string, string | numb
 interface Formats {
   t: (key: ReportKey, params?: Record<string, string | number>) => string;
   number: (value: number, digits?: number) => string;
-  /** A calendar date (YYYY-MM-DD or a timestamp's UTC date) as the SPA shows dates. */
+  /** A calendar date (YYYY-MM-DD), or a moment's date in the reader's time zone, as the SPA shows dates. */
   date: (value: string) => string;
-  /** A moment, in UTC, with the zone named. */
+  /** A moment in the reader's time zone, the zone's abbreviation beside it ("18.11.2026, 15:05 MEZ"). */
   dateTime: (value: string) => string;
   mw: (value: number) => string;
 }
 
-function formatsOf(lang: Lang): Formats {
+function formatsOf(lang: Lang, timeZone: string): Formats {
   const locale = LOCALES[lang];
-  const day = new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
-  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+  const dayOptions = { day: '2-digit', month: '2-digit', year: 'numeric' } as const;
+  // A birthday is a calendar date: the same day wherever it is read.
+  const calendar = new Intl.DateTimeFormat(locale, { ...dayOptions, timeZone: 'UTC' });
+  const day = new Intl.DateTimeFormat(locale, { ...dayOptions, timeZone });
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone, timeZoneName: 'short' });
   const number = (value: number, digits = 0) =>
     new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
   return {
     t: (key, params) => textOf(lang, key, params),
     number,
-    date: (value) => day.format(new Date(value.length === 10 ? `${value}T00:00:00Z` : value)),
-    dateTime: (value) => `${day.format(new Date(value))}, ${time.format(new Date(value))} UTC`,
+    date: (value) => (value.length === 10 ? calendar.format(new Date(`${value}T00:00:00Z`)) : day.format(new Date(value))),
+    dateTime: (value) => `${day.format(new Date(value))}, ${time.format(new Date(value))}`,
     mw: (value) => `${number(value, 1)}\u00a0mW`,
   };
+}
+
+/** An IANA time zone name as Intl spells it ('europe/berlin' → 'Europe/Berlin'), or null when unknown. */
+export function canonicalTimeZone(name: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
 }
 
 // --- Fonts ---------------------------------------------------------------------------------------------------
@@ -126,7 +140,7 @@ export function renderTreatmentReport(input: ReportInput): Promise<Buffer> {
   const { treatment } = input;
   const signOff = treatment.plan.signOff;
   if (!signOff) throw new Error('renderTreatmentReport needs a signed-off plan');
-  const f = formatsOf(input.lang);
+  const f = formatsOf(input.lang, input.timeZone);
   const signedAt = new Date(signOff.at);
   const patientName = `${input.patient.secondName}, ${input.patient.name}`;
   const doc = new PDFDocument({

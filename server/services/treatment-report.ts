@@ -2,15 +2,17 @@
 // card and the wizard read it, its patient, its display image from the file store and the labels and
 // measurements on it, drawn by server/report/treatment-report-pdf.ts in the reader's language.
 import type { AppContext } from '../context';
-import { conflict } from '../http/errors';
+import { conflict, invalid } from '../http/errors';
 import type { Lang } from '../i18n';
-import { renderTreatmentReport } from '../report/treatment-report-pdf';
+import { canonicalTimeZone, renderTreatmentReport } from '../report/treatment-report-pdf';
 import { listMarksForReport } from './annotations';
 import { getPatientOrThrow } from './patients';
 import { imageFileOf, loadTreatment } from './treatments';
 
 export interface TreatmentReport {
   treatmentId: string;
+  /** The time zone its times are stated in. */
+  timeZone: string;
   fileName: string;
   bytes: Buffer;
 }
@@ -24,7 +26,11 @@ export async function treatmentReport(
   actor: { clinicId: string },
   treatmentId: string,
   lang: Lang,
+  /** The reader's IANA time zone; UTC when not given. */
+  timeZone = 'UTC',
 ): Promise<TreatmentReport> {
+  const zone = canonicalTimeZone(timeZone);
+  if (!zone) throw invalid({ timeZone: ['report.time_zone_unknown'] });
   const treatment = await loadTreatment(ctx.db, actor.clinicId, treatmentId, lang);
   const { plan } = treatment;
   if (!plan.signOff || (!plan.parameterSet && !treatment.locked)) {
@@ -37,6 +43,7 @@ export async function treatmentReport(
   const marks = fundus ? (await listMarksForReport(ctx.db, actor.clinicId, treatment.id, fundus.id, lang)).marks : [];
   const bytes = await renderTreatmentReport({
     lang,
+    timeZone: zone,
     clinicName: clinic.name,
     patient,
     treatment,
@@ -44,5 +51,5 @@ export async function treatmentReport(
     marks,
   });
   const date = treatment.date.slice(0, 10);
-  return { treatmentId: treatment.id, fileName: `treatment-report-${treatment.id.slice(0, 8)}-${treatment.eye}-${date}.pdf`, bytes };
+  return { treatmentId: treatment.id, timeZone: zone, fileName: `treatment-report-${treatment.id.slice(0, 8)}-${treatment.eye}-${date}.pdf`, bytes };
 }

@@ -26,6 +26,11 @@ export function formatDate(timestamp: string, language: string): string {
   return new Intl.DateTimeFormat(locale(language), { day: '2-digit', month: '2-digit', year: 'numeric' }).format(date);
 }
 
+/** The user's time zone as an IANA name (what the browser is set to), for files the server dates in it. */
+export function userTimeZone(): string | undefined {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+}
+
 /** Full years from a birthday to `today` (both YYYY-MM-DD). */
 export function ageOn(birthday: string, today: string): number {
   const [by, bm, bd] = birthday.split('-').map(Number);

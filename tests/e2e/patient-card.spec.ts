@@ -1,7 +1,11 @@
 // /physician/patient-card as a physician or nurse uses it: general information and its edits, a session's
 // issue report and the lock that follows, another patient's exam, the deletion request, and the comparison
-// of two sessions with zoom and pan kept in step, and a session's buttons kept in place while its picture loads.
+// of two sessions with zoom and pan kept in step, a session's buttons kept in place while its picture loads, and
+// the treatment report from the card with its times in the user's time zone.
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import type { Treatment } from '../../generated/model/treatment';
+import { pdfText } from '../server/pdf-text';
 import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { apiAs, createPatient, examFile, uniqueTag, uploadInDialog } from './patients';
@@ -181,4 +185,35 @@ test('a session’s buttons stay where they are while its picture loads', async 
   release();
   await expect(first.getByRole('img', { name: fill(card.session.imageAlt, { number: 2 }) })).toBeVisible();
   expect(await button.boundingBox()).toEqual(before);
+});
+
+test.describe('in a clinic in Berlin', () => {
+  test.use({ timezoneId: 'Europe/Berlin' });
+
+  test('the treatment report from the card: named as in the wizard, its times in the user’s time zone', async ({ page, staff, texts, lang, playwright }) => {
+    const physician = await staff.create('clinic_physicians');
+    const api = await apiAs(playwright, physician);
+    const patients = (await (await api.get('/api/patients?search=Maria%20Schneider')).json()) as { data: { id: string }[] };
+    const sessionsOf = (await (await api.get(`/api/patients/${patients.data[0].id}/treatments`)).json()) as { data: Treatment[] };
+    const first = sessionsOf.data.find((session) => session.number === 1)!;
+    const signedOff = ((await (await api.get(`/api/treatments/${first.id}`)).json()) as { data: Treatment }).data.plan.signOff!;
+    await signInToHome(page, texts, physician);
+    await page.goto(cardOf(patients.data[0].id));
+
+    const card = texts.patientCard;
+    const article = sessions(page).filter({ has: page.getByRole('heading', { name: new RegExp(`^${fill(card.session.title, { number: 1, date: '' })}`) }) });
+    const asked = page.waitForRequest(/\/treatment-report\?/);
+    const downloading = page.waitForEvent('download');
+    await article.getByRole('button', { name: card.treatmentReport.label }).click();
+    expect(new URL((await asked).url()).searchParams.get('timeZone')).toBe('Europe/Berlin');
+    const report = await downloading;
+    expect(report.suggestedFilename()).toBe(fill(texts.patients.treatmentReportFileName, { number: 1, eye: first.eye, date: first.date.slice(0, 10) }));
+    const [text] = await pdfText(new Uint8Array(await readFile((await report.path())!)));
+    // The sign-off as the user's clock read it, with the zone's abbreviation (MEZ/CET in winter, MESZ/CEST in summer).
+    const inBerlin = (options: Intl.DateTimeFormatOptions) =>
+      new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { ...options, timeZone: 'Europe/Berlin' }).format(new Date(signedOff.at));
+    const zone = inBerlin({ timeZoneName: 'short' }).split(' ').at(-1)!;
+    expect(text).toContain(`${inBerlin({ day: '2-digit', month: '2-digit', year: 'numeric' })}, ${inBerlin({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })} ${zone}`);
+    expect(zone).toMatch(/^(MEZ|MESZ|CET|CEST)$/);
+  });
 });

@@ -177,7 +177,7 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   const reporting = page.waitForEvent('download');
   await page.getByRole('button', { name: p.parameterSet.report }).click();
   const report = await reporting;
-  expect(report.suggestedFilename()).toBe(fill(p.parameterSet.reportFileName, { number: treatment.number, eye: treatment.eye, date: treatment.date.slice(0, 10) }));
+  expect(report.suggestedFilename()).toBe(fill(texts.patients.treatmentReportFileName, { number: treatment.number, eye: treatment.eye, date: treatment.date.slice(0, 10) }));
   expect((await readFile((await report.path())!)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
   // The change history: every step of this plan, newest first, the sign-off with the physician's name.

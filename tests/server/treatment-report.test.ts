@@ -65,7 +65,7 @@ const download = (id: string, token = users.physician.token, lang: 'en' | 'de' =
 
 const bytesOf = (body: unknown) => new Uint8Array(body as Buffer);
 
-/** "18/11/2026, 14:05 UTC" (en-GB) or "18.11.2026, 14:05 UTC", from an ISO timestamp. */
+/** "18/11/2026, 14:05 UTC" (en-GB) or "18.11.2026, 14:05 UTC", from an ISO timestamp: a reader without a time zone. */
 function signedAtText(iso: string, lang: 'en' | 'de'): string {
   const [date, time] = [iso.slice(0, 10).split('-'), iso.slice(11, 16)];
   const day = lang === 'en' ? `${date[2]}/${date[1]}/${date[0]}` : `${date[2]}.${date[1]}.${date[0]}`;
@@ -145,6 +145,28 @@ describe('the treatment report', () => {
       expect(page).toContain(text);
     }
     expect(page).not.toContain('Treatment report');
+  });
+
+  it('states its times in the reader’s time zone, named beside them; an unknown zone is refused', async () => {
+    const inBerlin = (timeZone: string) =>
+      server.call<Body>('GET', `/treatments/${signed.id}/treatment-report?timeZone=${encodeURIComponent(timeZone)}`, { lang: 'de', token: users.physician.token });
+    const [page] = await pdfText(bytesOf((await inBerlin('Europe/Berlin')).body));
+    // The sign-off as a Berlin clinic reads it: a local time with MEZ (winter) or MESZ (summer) beside it.
+    const at = new Date(signed.treatment.plan.signOff.at);
+    const local = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('de-DE', { ...options, timeZone: 'Europe/Berlin' }).format(at);
+    const time = local({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    expect(page).toContain(`${local({ day: '2-digit', month: '2-digit', year: 'numeric' })}, ${time} ${/MESZ/.test(local({ timeZoneName: 'short' })) ? 'MESZ' : 'MEZ'}`);
+    expect(page).not.toContain(signedAtText(signed.treatment.plan.signOff.at, 'de'));
+    // The zone as any spelling of its name gives the same document.
+    const lower = bytesOf((await inBerlin('europe/berlin')).body);
+    expect(Buffer.from(lower).equals(Buffer.from(bytesOf((await inBerlin('Europe/Berlin')).body)))).toBe(true);
+
+    const unknown = await inBerlin('Mars/Olympus_Mons');
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({
+      code: 'request.invalid',
+      errors: { timeZone: ['Diese Zeitzone ist unbekannt. Bitte geben Sie ihren IANA-Namen an, z. B. Europe/Berlin.'] },
+    });
   });
 
   it('is the same bytes on every download, and a nurse may download it', async () => {

@@ -25,6 +25,10 @@ import type {
 } from '../../model/badRequestResponse';
 
 import type {
+  DownloadTreatmentReportParams
+} from '../../model/downloadTreatmentReportParams';
+
+import type {
   ErrorEnvelope
 } from '../../model/errorEnvelope';
 
@@ -740,17 +744,19 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
 
 
 /**
- * **Addition.** "Treatment report": the signed-off plan as an A4 PDF for the patient record, in the caller's `Language` (English or German) — the patient, the session (number, date, eye, device), the display fundus image with the exclusion zones (FAZ, ONH), the macula grid's ring and every spot coloured by its power, the fovea and disc markers and a scale bar in µm with the scale's origin; the laser settings; the per-spot power summary (spots planned, enabled and removed, lowest, median and highest power, the number of spots per power band); who signed off and when (UTC); and the parameter set's file name, size and SHA-256. The same plan in the same language always gives the same bytes (no creation time other than the sign-off's, no random document id), so a stored copy can be compared with a new download. Available once the plan is signed off and its parameter set packed (409 before, e.g. while `npt_packing`). A locked session (issue reported) still gets its report for the record: it states on its first page that an issue was reported (when, by whom and why) and that the parameter set is withheld. Every download is kept in the audit log.
+ * **Addition.** "Treatment report": the signed-off plan as an A4 PDF for the patient record, in the caller's `Language` (English or German) — the patient, the session (number, date, eye, device), the display fundus image with the exclusion zones (FAZ, ONH), the macula grid's ring and every spot coloured by its power, the fovea and disc markers and a scale bar in µm with the scale's origin; the laser settings; the per-spot power summary (spots planned, enabled and removed, lowest, median and highest power, the number of spots per power band); who signed off and when (in the reader's `timeZone`, UTC without one, the zone's abbreviation beside every time); and the parameter set's file name, size and SHA-256. The same plan in the same language and time zone always gives the same bytes (no creation time other than the sign-off's, no random document id), so a stored copy can be compared with a new download. Available once the plan is signed off and its parameter set packed (409 before, e.g. while `npt_packing`). A locked session (issue reported) still gets its report for the record: it states on its first page that an issue was reported (when, by whom and why) and that the parameter set is withheld. Every download is kept in the audit log.
  * @summary Download the treatment report (PDF)
  */
 export const downloadTreatmentReport = (
     id: string,
+    params?: DownloadTreatmentReportParams,
  options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
 ) => {
       
       
       return apiClient<Blob>(
       {url: `/treatments/${id}/treatment-report`, method: 'GET',
+        params,
         responseType: 'blob', signal
     },
       options);
@@ -759,23 +765,25 @@ export const downloadTreatmentReport = (
 
 
 
-export const getDownloadTreatmentReportQueryKey = (id?: string,) => {
+export const getDownloadTreatmentReportQueryKey = (id?: string,
+    params?: DownloadTreatmentReportParams,) => {
     return [
-    `/treatments/${id}/treatment-report`
+    `/treatments/${id}/treatment-report`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getDownloadTreatmentReportQueryOptions = <TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export const getDownloadTreatmentReportQueryOptions = <TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>>(id: string,
+    params?: DownloadTreatmentReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getDownloadTreatmentReportQueryKey(id);
+  const queryKey =  queryOptions?.queryKey ?? getDownloadTreatmentReportQueryKey(id,params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadTreatmentReport>>> = ({ signal }) => downloadTreatmentReport(id, requestOptions, signal);
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof downloadTreatmentReport>>> = ({ signal }) => downloadTreatmentReport(id,params, requestOptions, signal);
 
       
 
@@ -785,11 +793,12 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type DownloadTreatmentReportQueryResult = NonNullable<Awaited<ReturnType<typeof downloadTreatmentReport>>>
-export type DownloadTreatmentReportQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>
+export type DownloadTreatmentReportQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>
 
 
-export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>> & Pick<
+export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>>(
+ id: string,
+    params: undefined |  DownloadTreatmentReportParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadTreatmentReport>>,
           TError,
@@ -798,8 +807,9 @@ export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof dow
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>> & Pick<
+export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>>(
+ id: string,
+    params?: DownloadTreatmentReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof downloadTreatmentReport>>,
           TError,
@@ -808,20 +818,22 @@ export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof dow
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>>(
+ id: string,
+    params?: DownloadTreatmentReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary Download the treatment report (PDF)
  */
 
-export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ServiceUnavailableResponse>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export function useDownloadTreatmentReport<TData = Awaited<ReturnType<typeof downloadTreatmentReport>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ErrorEnvelope | ServiceUnavailableResponse>>(
+ id: string,
+    params?: DownloadTreatmentReportParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof downloadTreatmentReport>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getDownloadTreatmentReportQueryOptions(id,options)
+  const queryOptions = getDownloadTreatmentReportQueryOptions(id,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

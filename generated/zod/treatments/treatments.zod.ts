@@ -788,3 +788,13 @@ export const reportTreatmentIssueResponse = zod.object({
 })).describe('A treatment (session) with its images, laser settings and plan.')
 })
 
+/**
+ * **Addition.** "Treatment report": the signed-off plan as an A4 PDF for the patient record, in the caller's `Language` (English or German) — the patient, the session (number, date, eye, device), the display fundus image with the exclusion zones (FAZ, ONH), the macula grid's ring and every spot coloured by its power, the fovea and disc markers and a scale bar in µm with the scale's origin; the laser settings; the per-spot power summary (spots planned, enabled and removed, lowest, median and highest power, the number of spots per power band); who signed off and when (in the reader's `timeZone`, UTC without one, the zone's abbreviation beside every time); and the parameter set's file name, size and SHA-256. The same plan in the same language and time zone always gives the same bytes (no creation time other than the sign-off's, no random document id), so a stored copy can be compared with a new download. Available once the plan is signed off and its parameter set packed (409 before, e.g. while `npt_packing`). A locked session (issue reported) still gets its report for the record: it states on its first page that an issue was reported (when, by whom and why) and that the parameter set is withheld. Every download is kept in the audit log.
+ * @summary Download the treatment report (PDF)
+ */
+export const downloadTreatmentReportQueryTimeZoneMax = 64;
+
+export const downloadTreatmentReportQueryParams = zod.strictObject({
+  "timeZone": zod.string().min(1).max(downloadTreatmentReportQueryTimeZoneMax).optional().describe('The reader\'s time zone as an IANA name (the SPA sends the browser\'s), in which the report states the exam and sign-off dates and times. Without it, UTC. A name the server does not know is refused (422).')
+})
+

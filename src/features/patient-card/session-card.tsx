@@ -6,7 +6,6 @@ import { Link } from 'react-router-dom';
 import { getGetPatientQueryKey, getListPatientsQueryKey, getListPatientTreatmentsQueryKey } from '@generated/hooks/patients/patients';
 import {
   downloadParameterSet,
-  downloadTreatmentReport,
   getGetTreatmentQueryKey,
   useDeleteTreatment,
   useGetTreatment,
@@ -18,6 +17,7 @@ import { PlanStatus } from '@generated/model/planStatus';
 import type { Treatment } from '@generated/model/treatment';
 import type { TreatmentSummary } from '@generated/model/treatmentSummary';
 import { useFailureMessage } from '@/components/form-fields';
+import { saveTreatmentReport } from '@/components/treatment-report';
 import { useNotify } from '@/components/notifications';
 import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
 import { paths } from '@/config/paths';
@@ -232,7 +232,7 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
     setDownloading(file);
     try {
       if (file === 'parameterSet') saveBlob(await downloadParameterSet(session.id), t('download.fileName', { number: session.number }));
-      else saveBlob(await downloadTreatmentReport(session.id), t('treatmentReport.fileName', { number: session.number }));
+      else await saveTreatmentReport(session, i18n);
     } catch (error) {
       notify({ intent: 'danger', message: (await blobFailureMessage(error)) ?? failureMessage(error) });
     } finally {

@@ -1,9 +1,10 @@
 import { Button, Callout, ProgressBar } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadParameterSet, downloadTreatmentReport } from '@generated/hooks/treatments/treatments';
+import { downloadParameterSet } from '@generated/hooks/treatments/treatments';
 import type { Treatment } from '@generated/model/treatment';
 import { useFailureMessage } from '@/components/form-fields';
+import { saveTreatmentReport } from '@/components/treatment-report';
 import { blobFailureMessage } from '@/lib/blob-failure';
 import { formatBytes, formatDateTime } from '@/lib/format';
 import { saveBlob } from '@/lib/save-blob';
@@ -22,10 +23,7 @@ export function ParameterSetStep({ treatment }: { treatment: Treatment }) {
     setFailure(null);
     try {
       if (what === 'parameterSet') saveBlob(await downloadParameterSet(treatment.id), parameterSet.fileName);
-      else {
-        const date = treatment.date.slice(0, 10);
-        saveBlob(await downloadTreatmentReport(treatment.id), t('parameterSet.reportFileName', { number: treatment.number, eye: treatment.eye, date }));
-      }
+      else await saveTreatmentReport(treatment, i18n);
     } catch (error) {
       setFailure((await blobFailureMessage(error)) ?? failureMessage(error));
     } finally {
