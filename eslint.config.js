@@ -39,6 +39,26 @@ export default defineConfig(
     rules: { 'macula/boundaries': ['error', { root }] },
   },
   {
+    // Blueprint names a dialog's × "Close" and a select's arrow "Open dropdown" in English only: the screens use
+    // the wrappers src/components/dialog.tsx and select.tsx, which say it in the user's language or not at all.
+    files: ['src/**/*.tsx'],
+    ignores: ['src/components/dialog.tsx', 'src/components/select.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@blueprintjs/core',
+              importNames: ['Dialog', 'HTMLSelect'],
+              message: "[english-only] use Dialog from '@/components/dialog' and Select from '@/components/select': Blueprint's own say 'Close' and 'Open dropdown' in English.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/domain/**'],
     rules: {
       'no-restricted-globals': [

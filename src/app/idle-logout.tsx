@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { useSignOut } from '@/features/auth/use-sign-out';
 import { useNotify } from '@/components/notifications';
 import { readStorage, writeStorage } from '@/lib/auth-storage';
 import { idlePhase, LAST_ACTIVITY_KEY, latestActivity, type IdlePhase } from './idle-timer';
+import { Dialog } from '@/components/dialog';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart', 'mousemove', 'scroll'] as const;
 const TICK_MS = 1000;

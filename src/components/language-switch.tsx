@@ -1,7 +1,8 @@
-import { HTMLSelect } from '@blueprintjs/core';
+
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { chooseLanguage, LANGUAGES, toUiLanguage, type UiLanguage } from '@/lib/i18n';
+import { Select } from '@/components/select';
 
 /**
  * English/Deutsch; the choice is kept (i18nextLng and savedPreference) and becomes the `Language` header.
@@ -17,7 +18,7 @@ export function LanguageSwitch({ onChoose }: { onChoose?: (language: UiLanguage)
       <label className="mp-visually-hidden" htmlFor={id}>
         {t('language.label')}
       </label>
-      <HTMLSelect
+      <Select
         id={id}
         value={current}
         minimal
@@ -34,7 +35,7 @@ export function LanguageSwitch({ onChoose }: { onChoose?: (language: UiLanguage)
             {t(`language.${language}`)}
           </option>
         ))}
-      </HTMLSelect>
+      </Select>
     </span>
   );
 }

@@ -121,6 +121,9 @@ test('German as a German clinic writes it, on the pages a new user meets first',
   await page.getByLabel('Passwort', { exact: true }).fill('Falsches-Passwort-1');
   await page.getByRole('button', { name: 'Anmelden' }).click();
   await expect(page.getByRole('alert')).toContainText('Die E-Mail-Adresse oder das Passwort ist falsch.');
+  // The language select is read out by its label, not by Blueprint's English title of its arrow.
+  await expect(page.getByRole('combobox', { name: 'Sprache' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Open dropdown' })).toHaveCount(0);
 
   await read();
 

@@ -40,6 +40,8 @@ test('general information, adjust description and edit the patient', async ({ pa
   await info.getByRole('button', { name: card.general.edit }).click();
   const dialog = page.getByRole('dialog', { name: card.edit.title });
   await expect(dialog.getByLabel(texts.patients.field.secondName)).toHaveValue(tag);
+  // The title bar's × is named in the user's language (Blueprint's own says "Close" in any).
+  await expect(dialog.getByRole('button', { name: texts.common.dialog.close, exact: true })).toBeVisible();
   await dialog.getByLabel(texts.patients.field.name, { exact: true }).fill('Helena');
   await expectNoAxeViolations(page);
   await dialog.getByRole('button', { name: card.edit.save }).click();

@@ -196,7 +196,7 @@ test('an exam uploaded from the list makes a new patient whose session reaches p
 
   await uploadInDialog(page, exam, upload.upload);
   await expect(dialog.getByText(fill(upload.done.patientCreated, { patient: `Ida ${tag}` }))).toBeVisible();
-  // The footer's button (Blueprint's × in the title bar is named "Close" too).
+  // The footer's button (the title bar's × is named "Close" too, "Schließen" in German).
   await dialog.locator('.bp6-dialog-footer').getByRole('button', { name: upload.close }).click();
 
   await search(page, texts, tag);

@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, ProgressBar } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, ProgressBar } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { formatBytes, formatCalendarDate } from '@/lib/format';
 import { throughputMeter } from './throughput';
 import './exam-upload.css';
 import './icons';
+import { Dialog } from '@/components/dialog';
 
 type Patient = { id: string; name: string; secondName: string };
 

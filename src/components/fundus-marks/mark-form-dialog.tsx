@@ -1,4 +1,4 @@
-import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, TextArea } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,8 @@ import type { MarkShape } from '@/domain/annotations/mark-shape';
 import { measureMark } from '@/domain/annotations/measure';
 import { figuresLine, useMarkFigures } from './figures';
 import type { FundusMarks, MarkForm } from './use-fundus-marks';
+import { Dialog } from '@/components/dialog';
+import { Select } from '@/components/select';
 
 /** The select's value that opens the field for a new label (no label id looks like it). */
 const ADD_LABEL = 'add-label';
@@ -129,7 +131,7 @@ function MarkFormBody({ marks, form }: { marks: FundusMarks; form: MarkForm }) {
           )}
         </p>
         <FormGroup label={t('form.label')} labelFor={ids.label} intent={missingLabel ? 'danger' : 'none'}>
-          <HTMLSelect
+          <Select
             id={ids.label}
             fill
             autoFocus
@@ -150,7 +152,7 @@ function MarkFormBody({ marks, form }: { marks: FundusMarks; form: MarkForm }) {
               </option>
             ))}
             <option value={ADD_LABEL}>{t('form.addLabel')}</option>
-          </HTMLSelect>
+          </Select>
           {missingLabel && (
             <div id={ids.labelError} className={Classes.FORM_HELPER_TEXT}>
               {t('form.labelRequired')}

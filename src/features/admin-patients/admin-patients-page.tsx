@@ -1,4 +1,4 @@
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, HTMLTable, InputGroup } from '@blueprintjs/core';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +24,8 @@ import {
 } from './admin-patients-view';
 import './admin-patients.css';
 import './icons';
+import { Dialog } from '@/components/dialog';
+import { Select } from '@/components/select';
 
 /** Names shown in a confirmation before "and N more". */
 const NAMES_SHOWN = 5;
@@ -163,13 +165,13 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
         </div>
         <div className="mp-list-filter">
           <label htmlFor={ids.sort}>{t('sort.label')}</label>
-          <HTMLSelect id={ids.sort} value={view.sort} onChange={(event) => show({ ...view, sort: event.currentTarget.value as AdminPatientsView['sort'], page: 1 }, true)}>
+          <Select id={ids.sort} value={view.sort} onChange={(event) => show({ ...view, sort: event.currentTarget.value as AdminPatientsView['sort'], page: 1 }, true)}>
             {SORTS.map((sort) => (
               <option key={sort} value={sort}>
                 {t(`sort.${sort}`)}
               </option>
             ))}
-          </HTMLSelect>
+          </Select>
         </div>
       </div>
       <div className="mp-selection-bar" aria-live="polite">

@@ -1,4 +1,4 @@
-import { Button, Callout, Classes, HTMLSelect, HTMLTable } from '@blueprintjs/core';
+import { Button, Callout, Classes, HTMLTable } from '@blueprintjs/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { billingCsv } from './billing-csv';
 import { monthLabel, offeredMonths, readRange, withFrom, withTo, type BillingRange } from './billing-range';
 import './billing.css';
 import './icons';
+import { Select } from '@/components/select';
 
 const COLUMNS = 5;
 
@@ -55,23 +56,23 @@ export function BillingPage() {
       <div className="mp-list-filters">
         <div className="mp-list-filter">
           <label htmlFor={ids.from}>{t('from')}</label>
-          <HTMLSelect id={ids.from} value={range.from} onChange={(event) => show(withFrom(range, event.currentTarget.value))}>
+          <Select id={ids.from} value={range.from} onChange={(event) => show(withFrom(range, event.currentTarget.value))}>
             {months.map((value) => (
               <option key={value} value={value}>
                 {month(value)}
               </option>
             ))}
-          </HTMLSelect>
+          </Select>
         </div>
         <div className="mp-list-filter">
           <label htmlFor={ids.to}>{t('to')}</label>
-          <HTMLSelect id={ids.to} value={range.to} onChange={(event) => show(withTo(range, event.currentTarget.value))}>
+          <Select id={ids.to} value={range.to} onChange={(event) => show(withTo(range, event.currentTarget.value))}>
             {months.map((value) => (
               <option key={value} value={value}>
                 {month(value)}
               </option>
             ))}
-          </HTMLSelect>
+          </Select>
         </div>
         <Button icon="download" disabled={!usage || query.isPlaceholderData} onClick={download} className="mp-billing-download">
           {t('download')}

@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
@@ -12,6 +12,7 @@ import { PatientFields } from '@/components/patient-form/patient-fields';
 import { localToday, PATIENT_FORM_FIELDS } from '@/components/patient-form/patient-form-limits';
 import type { PatientFormInput, PatientFormValues } from '@/components/patient-form/patient-form-schema';
 import { SubmitButton } from '@/components/submit-button';
+import { Dialog } from '@/components/dialog';
 
 const formOf = (patient: Patient): PatientFormInput => ({
   name: patient.name,

@@ -1,4 +1,4 @@
-import { Button, ButtonGroup, Classes, Dialog, DialogBody, SegmentedControl } from '@blueprintjs/core';
+import { Button, ButtonGroup, Classes, DialogBody, SegmentedControl } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetTreatment, useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
@@ -14,6 +14,7 @@ import { useObjectUrl } from '@/lib/use-object-url';
 import { bounded, cssTransform, IDENTITY, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib/view-transform';
 import { useViewportGestures, useWidth } from './viewport-gestures';
 import './image-marks-dialog.css';
+import { Dialog } from '@/components/dialog';
 
 function ImageWithMarks({
   session,

@@ -1,4 +1,4 @@
-import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Classes, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useFailureMessage } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
 import { paths } from '@/config/paths';
 import { forgetRecentPatient } from '@/lib/recent-patients';
+import { Dialog } from '@/components/dialog';
 
 const REASON_MAX = 1000;
 

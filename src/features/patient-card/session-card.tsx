@@ -1,4 +1,4 @@
-import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Classes, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,6 +29,7 @@ import { isInProgress } from './card-queries';
 import { DiagnosticData } from './diagnostic-data';
 import { TextEditor } from './text-editor';
 import { useRefetchInterval } from '@/lib/realtime';
+import { Dialog } from '@/components/dialog';
 
 // The image with its marks comes with its first opening, with the marks' code (src/components/fundus-marks).
 const ImageMarksDialog = lazy(async () => ({ default: (await import('./image-marks-dialog')).ImageMarksDialog }));

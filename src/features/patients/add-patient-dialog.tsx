@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
@@ -13,6 +13,7 @@ import { EMPTY_PATIENT_FORM, localToday, PATIENT_FORM_FIELDS } from '@/component
 import type { PatientFormInput, PatientFormValues } from '@/components/patient-form/patient-form-schema';
 import { SubmitButton } from '@/components/submit-button';
 import { paths } from '@/config/paths';
+import { Dialog } from '@/components/dialog';
 
 /** "Add new patient": the form in a dialog; the new patient's card opens, ready for the first exam upload. */
 export function AddPatientDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {

@@ -1,7 +1,8 @@
-import { Button, Classes, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Button, Classes, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { birthdayRangeProblem, PLAN_STATUS_FILTERS, type ListView } from './list-view';
+import { Select } from '@/components/select';
 
 /** Typing pauses this long before the list asks the server (one request per word, not per key). */
 const SEARCH_DELAY_MS = 300;
@@ -104,7 +105,7 @@ export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
         />
       </FormGroup>
       <FormGroup label={t('patients:field.planStatus')} labelFor={ids.status}>
-        <HTMLSelect
+        <Select
           id={ids.status}
           value={view.planStatus}
           onChange={(event) => onChange({ planStatus: event.currentTarget.value as ListView['planStatus'] })}
@@ -115,7 +116,7 @@ export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
               {t(`patients:planStatus.${status}`)}
             </option>
           ))}
-        </HTMLSelect>
+        </Select>
       </FormGroup>
       {filtered && (
         <Button

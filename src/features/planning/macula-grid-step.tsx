@@ -1,4 +1,4 @@
-import { Button, HTMLSelect, FormGroup } from '@blueprintjs/core';
+import { Button, FormGroup } from '@blueprintjs/core';
 import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSaveMaculaGrid } from '@generated/hooks/planning/planning';
@@ -14,6 +14,7 @@ import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
 import { useSpotCursor } from './use-spot-cursor';
 import { useStepSave, type StepFailure } from './use-step-save';
+import { Select } from '@/components/select';
 
 interface GridDraft {
   settings: GridSettings;
@@ -124,7 +125,7 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
           </p>
         )}
         <FormGroup label={t('grid.pattern')} labelFor={patternId}>
-          <HTMLSelect
+          <Select
             id={patternId}
             value={draft.settings.pattern}
             disabled={!editable}

@@ -1,4 +1,4 @@
-import { Button, Callout, Classes, Dialog, DialogBody, HTMLTable, Tag } from '@blueprintjs/core';
+import { Button, Callout, Classes, DialogBody, HTMLTable, Tag } from '@blueprintjs/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -22,6 +22,7 @@ import { currentStep, openedStep, readOnlyReason, resetsWhenConfirming, WIZARD_S
 import './icons';
 import './planning.css';
 import { useRefetchInterval } from '@/lib/realtime';
+import { Dialog } from '@/components/dialog';
 
 /** While processing or packing runs, the session is read again this often (realtime replaces this later). */
 export const PLANNING_REFETCH_MS = 2000;

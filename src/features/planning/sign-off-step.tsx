@@ -1,4 +1,4 @@
-import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListTreatmentAudit, useSaveFinalAdjustments } from '@generated/hooks/planning/planning';
@@ -16,6 +16,7 @@ import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
 import { useSpotCursor } from './use-spot-cursor';
 import { useStepSave, type StepFailure } from './use-step-save';
+import { Select } from '@/components/select';
 
 interface Adjustments {
   laserDose: number | null;
@@ -192,7 +193,7 @@ export function SignOffStep({ treatment, image, editable, role, children }: Step
           />
         </div>
         <FormGroup label={t('signOff.mode')} labelFor={modeId}>
-          <HTMLSelect
+          <Select
             id={modeId}
             value={draft.laserMode ?? ''}
             disabled={!editable}

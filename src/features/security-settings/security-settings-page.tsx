@@ -1,4 +1,4 @@
-import { Alert, Button, Callout, Card, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, Spinner, Switch } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, Spinner, Switch } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -24,6 +24,8 @@ import { SERVER_FIELDS, settingsFormOf, settingsFormSchema, settingsOf, type Set
 import { UserPicker } from './user-picker';
 import './security-settings.css';
 import './icons';
+import { Dialog } from '@/components/dialog';
+import { Select } from '@/components/select';
 
 const resolver = zodResolver(settingsFormSchema);
 
@@ -76,13 +78,13 @@ function IntervalField({ control, on, interval, period, enabled, label, interval
               control={control}
               name={period}
               render={({ field }) => (
-                <HTMLSelect id={ids.period} value={field.value} onChange={(event) => field.onChange(event.currentTarget.value)}>
+                <Select id={ids.period} value={field.value} onChange={(event) => field.onChange(event.currentTarget.value)}>
                   {Object.values(Period).map((value) => (
                     <option key={value} value={value}>
                       {t(`periods.${value}`)}
                     </option>
                   ))}
-                </HTMLSelect>
+                </Select>
               )}
             />
           </FormGroup>

@@ -1,4 +1,4 @@
-import { Button, Callout, Dialog, DialogBody, DialogFooter, Spinner } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, Spinner } from '@blueprintjs/core';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useNotify } from '@/components/notifications';
 import { actionApplies, type StaffAction } from '@/domain/staff/lifecycle';
 import { staffParams, type StaffScope, type StaffView } from './staff-view';
 import type { Selection } from './use-staff-selection';
+import { Dialog } from '@/components/dialog';
 
 /** The contract's limit of ids per bulk call; a larger selection goes in several calls. */
 const IDS_PER_CALL = 100;

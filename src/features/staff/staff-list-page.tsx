@@ -1,4 +1,4 @@
-import { Button, Checkbox, Classes, HTMLSelect, HTMLTable, Icon, InputGroup } from '@blueprintjs/core';
+import { Button, Checkbox, Classes, HTMLTable, Icon, InputGroup } from '@blueprintjs/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,6 +33,7 @@ import { InviteStatusTag, UserStatusTag } from './user-status';
 import { selectedCount, useStaffSelection } from './use-staff-selection';
 import './staff.css';
 import './icons';
+import { Select } from '@/components/select';
 
 const COLUMNS = 6;
 
@@ -162,19 +163,19 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
         {filters.role && (
           <div className="mp-list-filter">
             <label htmlFor={ids.role}>{t('filters.role')}</label>
-            <HTMLSelect id={ids.role} value={view.role} onChange={(event) => show({ ...view, role: event.currentTarget.value as StaffView['role'], page: 1 }, true)}>
+            <Select id={ids.role} value={view.role} onChange={(event) => show({ ...view, role: event.currentTarget.value as StaffView['role'], page: 1 }, true)}>
               {ROLE_CHOICES.map((role) => (
                 <option key={role} value={role}>
                   {t(`roleChoices.${role}`)}
                 </option>
               ))}
-            </HTMLSelect>
+            </Select>
           </div>
         )}
         {filters.status && (
           <div className="mp-list-filter">
             <label htmlFor={ids.status}>{t('filters.status')}</label>
-            <HTMLSelect
+            <Select
               id={ids.status}
               value={view.status}
               onChange={(event) => show({ ...view, status: event.currentTarget.value as StaffView['status'], page: 1 }, true)}
@@ -184,7 +185,7 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
                   {status === 'current' ? t('statusChoices.current') : t(`status.${status}`)}
                 </option>
               ))}
-            </HTMLSelect>
+            </Select>
           </div>
         )}
       </div>
@@ -264,13 +265,13 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
         <RangePaging namespace="staff" meta={meta} onPage={(page) => show({ ...view, page }, false)}>
           <div className="mp-page-size">
             <label htmlFor={ids.perPage}>{t('perPage')}</label>
-            <HTMLSelect id={ids.perPage} value={view.perPage} onChange={(event) => show({ ...view, perPage: Number(event.currentTarget.value), page: 1 }, true)}>
+            <Select id={ids.perPage} value={view.perPage} onChange={(event) => show({ ...view, perPage: Number(event.currentTarget.value), page: 1 }, true)}>
               {PAGE_SIZES.map((size) => (
                 <option key={size} value={size}>
                   {size}
                 </option>
               ))}
-            </HTMLSelect>
+            </Select>
           </div>
         </RangePaging>
       )}
