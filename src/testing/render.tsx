@@ -59,8 +59,12 @@ export function cleanup(): void {
   mounted.clear();
 }
 
-/** Retries `check` until it stops throwing, letting React and pending requests proceed in between. */
-export async function waitFor<T>(check: () => T, timeoutMs = 3000): Promise<T> {
+/**
+ * Retries `check` until it stops throwing, letting React and pending requests proceed in between. The default
+ * allows for a route's lazy modules being transformed on their first import while a full run loads both cores
+ * (a list test once missed 3 s so); a passing check returns at once, so only a failing one waits it out.
+ */
+export async function waitFor<T>(check: () => T, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
