@@ -3,11 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getGetProfileQueryKey } from '@generated/hooks/profile/profile';
+import { Dialog } from '@/components/dialog';
 import { useSignOut } from '@/features/auth/use-sign-out';
 import { useNotify } from '@/components/notifications';
 import { readStorage, writeStorage } from '@/lib/auth-storage';
 import { idlePhase, LAST_ACTIVITY_KEY, latestActivity, type IdlePhase } from './idle-timer';
-import { Dialog } from '@/components/dialog';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart', 'mousemove', 'scroll'] as const;
 const TICK_MS = 1000;

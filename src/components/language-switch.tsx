@@ -1,8 +1,8 @@
 
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { chooseLanguage, LANGUAGES, toUiLanguage, type UiLanguage } from '@/lib/i18n';
 import { Select } from '@/components/select';
+import { chooseLanguage, LANGUAGES, toUiLanguage, type UiLanguage } from '@/lib/i18n';
 
 /**
  * English/Deutsch; the choice is kept (i18nextLng and savedPreference) and becomes the `Language` header.

@@ -8,6 +8,7 @@ import { uploadTreatment } from '@generated/hooks/treatments/treatments';
 import type { DuplicateUploadError } from '@generated/model/duplicateUploadError';
 import type { PatientMismatchError } from '@generated/model/patientMismatchError';
 import type { TreatmentUploadResponse } from '@generated/model/treatmentUploadResponse';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { paths } from '@/config/paths';
 import { ApiError, isCancelled } from '@/lib/api-client';
@@ -15,7 +16,6 @@ import { formatBytes, formatCalendarDate } from '@/lib/format';
 import { throughputMeter } from './throughput';
 import './exam-upload.css';
 import './icons';
-import { Dialog } from '@/components/dialog';
 
 type Patient = { id: string; name: string; secondName: string };
 

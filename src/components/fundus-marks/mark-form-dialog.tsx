@@ -3,14 +3,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getListAnnotationLabelsQueryKey, useCreateAnnotationLabel } from '@generated/hooks/annotations/annotations';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
+import { Select } from '@/components/select';
 import { LABEL_NAME_MAX_LENGTH, labelName, markNote, NOTE_MAX_LENGTH, type TextProblem } from '@/domain/annotations/labels';
 import type { MarkShape } from '@/domain/annotations/mark-shape';
 import { measureMark } from '@/domain/annotations/measure';
 import { figuresLine, useMarkFigures } from './figures';
 import type { FundusMarks, MarkForm } from './use-fundus-marks';
-import { Dialog } from '@/components/dialog';
-import { Select } from '@/components/select';
 
 /** The select's value that opens the field for a new label (no label id looks like it). */
 const ADD_LABEL = 'add-label';

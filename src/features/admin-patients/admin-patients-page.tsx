@@ -5,9 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, useSearchParams } from 'react-router-dom';
 import { getListPatientsQueryKey, useBulkUpdatePatients, useDeletePatients, useListPatients } from '@generated/hooks/patients/patients';
 import type { Patient } from '@generated/model/patient';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { RangePaging, SkeletonRows, useSearchAfterPause } from '@/components/list-table/list-table';
 import { useNotify } from '@/components/notifications';
+import { Select } from '@/components/select';
 import { paths } from '@/config/paths';
 import { formatCalendarDate, formatDate, formatDateTime } from '@/lib/format';
 import {
@@ -24,8 +26,6 @@ import {
 } from './admin-patients-view';
 import './admin-patients.css';
 import './icons';
-import { Dialog } from '@/components/dialog';
-import { Select } from '@/components/select';
 
 /** Names shown in a confirmation before "and N more". */
 const NAMES_SHOWN = 5;

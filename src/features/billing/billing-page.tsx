@@ -5,13 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useGetBillingUsage } from '@generated/hooks/clinic/clinic';
 import { useFailureMessage } from '@/components/form-fields';
+import { Select } from '@/components/select';
 import { formatNumber } from '@/lib/format';
 import { saveBlob } from '@/lib/save-blob';
 import { billingCsv } from './billing-csv';
 import { monthLabel, offeredMonths, readRange, withFrom, withTo, type BillingRange } from './billing-range';
 import './billing.css';
 import './icons';
-import { Select } from '@/components/select';
 
 const COLUMNS = 5;
 

@@ -6,13 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { getGetPatientQueryKey, getListPatientsQueryKey, useUpdatePatient } from '@generated/hooks/patients/patients';
 import type { Patient } from '@generated/model/patient';
 import { deferredResolver, useResolverPreload } from '@/components/deferred-resolver';
+import { Dialog } from '@/components/dialog';
 import { FormAlert, showServerFieldErrors, useFailureText } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
 import { PatientFields } from '@/components/patient-form/patient-fields';
 import { localToday, PATIENT_FORM_FIELDS } from '@/components/patient-form/patient-form-limits';
 import type { PatientFormInput, PatientFormValues } from '@/components/patient-form/patient-form-schema';
 import { SubmitButton } from '@/components/submit-button';
-import { Dialog } from '@/components/dialog';
 
 const formOf = (patient: Patient): PatientFormInput => ({
   name: patient.name,

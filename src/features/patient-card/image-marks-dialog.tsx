@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useGetTreatment, useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
 import type { FundusImage } from '@generated/model/fundusImage';
 import type { TreatmentSummary } from '@generated/model/treatmentSummary';
+import { Dialog } from '@/components/dialog';
 import { MarkFormDialog } from '@/components/fundus-marks/mark-form-dialog';
 import { PreviousTreatmentPanel, PreviousTreatmentSvg, usePreviousTreatment } from '@/components/previous-treatment/previous-treatment';
 import { DeleteMarkAlert, MarksList, MarksStatus, MarksSwitch, MarksToolbar } from '@/components/fundus-marks/marks-panel';
@@ -14,7 +15,6 @@ import { useObjectUrl } from '@/lib/use-object-url';
 import { bounded, cssTransform, IDENTITY, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib/view-transform';
 import { useViewportGestures, useWidth } from './viewport-gestures';
 import './image-marks-dialog.css';
-import { Dialog } from '@/components/dialog';
 
 function ImageWithMarks({
   session,

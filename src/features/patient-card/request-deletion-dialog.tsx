@@ -5,11 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { getGetPatientQueryKey, getListPatientsQueryKey, useRequestPatientDeletion } from '@generated/hooks/patients/patients';
 import type { Patient } from '@generated/model/patient';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
 import { paths } from '@/config/paths';
 import { forgetRecentPatient } from '@/lib/recent-patients';
-import { Dialog } from '@/components/dialog';
 
 const REASON_MAX = 1000;
 

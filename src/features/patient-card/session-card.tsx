@@ -16,6 +16,7 @@ import {
 import { PlanStatus } from '@generated/model/planStatus';
 import type { Treatment } from '@generated/model/treatment';
 import type { TreatmentSummary } from '@generated/model/treatmentSummary';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { saveTreatmentReport } from '@/components/treatment-report';
 import { useNotify } from '@/components/notifications';
@@ -29,7 +30,6 @@ import { isInProgress } from './card-queries';
 import { DiagnosticData } from './diagnostic-data';
 import { TextEditor } from './text-editor';
 import { useRefetchInterval } from '@/lib/realtime';
-import { Dialog } from '@/components/dialog';
 
 // The image with its marks comes with its first opening, with the marks' code (src/components/fundus-marks).
 const ImageMarksDialog = lazy(async () => ({ default: (await import('./image-marks-dialog')).ImageMarksDialog }));

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { getListPatientsQueryKey, useCreatePatient } from '@generated/hooks/patients/patients';
 import { deferredResolver, useResolverPreload } from '@/components/deferred-resolver';
+import { Dialog } from '@/components/dialog';
 import { FormAlert, showServerFieldErrors, useFailureText } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
 import { PatientFields } from '@/components/patient-form/patient-fields';
@@ -13,7 +14,6 @@ import { EMPTY_PATIENT_FORM, localToday, PATIENT_FORM_FIELDS } from '@/component
 import type { PatientFormInput, PatientFormValues } from '@/components/patient-form/patient-form-schema';
 import { SubmitButton } from '@/components/submit-button';
 import { paths } from '@/config/paths';
-import { Dialog } from '@/components/dialog';
 
 /** "Add new patient": the form in a dialog; the new patient's card opens, ready for the first exam upload. */
 export function AddPatientDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {

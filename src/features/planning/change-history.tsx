@@ -2,9 +2,9 @@ import { Button, Classes, DialogBody } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListTreatmentAudit } from '@generated/hooks/planning/planning';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { formatDateTime } from '@/lib/format';
-import { Dialog } from '@/components/dialog';
 
 /**
  * The plan's audit trail (every change, who made it and when, in a sentence in the reader's language),

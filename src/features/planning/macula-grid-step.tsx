@@ -3,6 +3,7 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSaveMaculaGrid } from '@generated/hooks/planning/planning';
 import { GridPattern } from '@generated/model/gridPattern';
+import { Select } from '@/components/select';
 import { retinaFrame } from '@/domain/planning/frames';
 import { MAX_SPOTS, type GridSettings } from '@/domain/planning/macula-grid';
 import { formatNumber } from '@/lib/format';
@@ -14,7 +15,6 @@ import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
 import { useSpotCursor } from './use-spot-cursor';
 import { useStepSave, type StepFailure } from './use-step-save';
-import { Select } from '@/components/select';
 
 interface GridDraft {
   settings: GridSettings;

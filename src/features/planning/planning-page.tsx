@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useGetTreatment } from '@generated/hooks/treatments/treatments';
 import type { Treatment } from '@generated/model/treatment';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
@@ -22,7 +23,6 @@ import { currentStep, openedStep, readOnlyReason, resetsWhenConfirming, WIZARD_S
 import './icons';
 import './planning.css';
 import { useRefetchInterval } from '@/lib/realtime';
-import { Dialog } from '@/components/dialog';
 
 /** While processing or packing runs, the session is read again this often (realtime replaces this later). */
 export const PLANNING_REFETCH_MS = 2000;

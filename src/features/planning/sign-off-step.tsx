@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useListTreatmentAudit, useSaveFinalAdjustments } from '@generated/hooks/planning/planning';
 import { useConfirmTreatment } from '@generated/hooks/treatments/treatments';
 import { LaserMode } from '@generated/model/laserMode';
+import { Select } from '@/components/select';
 import { DEFAULT_POWER_LIMITS, POWER_STEP_MW, withinPowerLimits } from '@/domain/planning/brightness';
 import { ApiError } from '@/lib/api-client';
 import { formatNumber } from '@/lib/format';
@@ -16,7 +17,6 @@ import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
 import { useSpotCursor } from './use-spot-cursor';
 import { useStepSave, type StepFailure } from './use-step-save';
-import { Select } from '@/components/select';
 
 interface Adjustments {
   laserDose: number | null;

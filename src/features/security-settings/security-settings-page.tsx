@@ -16,16 +16,16 @@ import { Period } from '@generated/model/period';
 import type { SecuritySettings } from '@generated/model/securitySettings';
 import type { SecuritySettingsResponse } from '@generated/model/securitySettingsResponse';
 import { SettingsScope } from '@generated/model/settingsScope';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
+import { Select } from '@/components/select';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { ApiError } from '@/lib/api-client';
 import { SERVER_FIELDS, settingsFormOf, settingsFormSchema, settingsOf, type SettingsFormValues } from './settings-form';
 import { UserPicker } from './user-picker';
 import './security-settings.css';
 import './icons';
-import { Dialog } from '@/components/dialog';
-import { Select } from '@/components/select';
 
 const resolver = zodResolver(settingsFormSchema);
 

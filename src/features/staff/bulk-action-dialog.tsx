@@ -4,12 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getListUsersQueryKey, getListUsersQueryOptions, useBulkUpdateUsers, useDeleteUsers } from '@generated/hooks/users/users';
 import type { User } from '@generated/model/user';
+import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
 import { actionApplies, type StaffAction } from '@/domain/staff/lifecycle';
 import { staffParams, type StaffScope, type StaffView } from './staff-view';
 import type { Selection } from './use-staff-selection';
-import { Dialog } from '@/components/dialog';
 
 /** The contract's limit of ids per bulk call; a larger selection goes in several calls. */
 const IDS_PER_CALL = 100;

@@ -8,6 +8,7 @@ import type { User } from '@generated/model/user';
 import type { UserSort } from '@generated/model/userSort';
 import { useFailureMessage } from '@/components/form-fields';
 import { RangePaging, SkeletonRows, useSearchAfterPause } from '@/components/list-table/list-table';
+import { Select } from '@/components/select';
 import { SortHeader } from '@/components/sort-header/sort-header';
 import { paths } from '@/config/paths';
 import { actionApplies, STAFF_ACTIONS, type StaffAction } from '@/domain/staff/lifecycle';
@@ -33,7 +34,6 @@ import { InviteStatusTag, UserStatusTag } from './user-status';
 import { selectedCount, useStaffSelection } from './use-staff-selection';
 import './staff.css';
 import './icons';
-import { Select } from '@/components/select';
 
 const COLUMNS = 6;
 
