@@ -24,7 +24,7 @@ import { downsampleRaster } from '../src/domain/fundus/image-ops';
 import type { Point, Raster } from '../src/domain/fundus/raster';
 import { createSeededRandom, type SeededRandom } from '../src/domain/fundus/seeded-random';
 import { paintSyntheticFundus } from '../src/domain/fundus/synthetic-fundus';
-import { registerEarlierImage } from '../src/domain/registration/earlier-treatment';
+import { registrationSteps, type Registration, type RegistrationImage } from '../src/domain/registration/earlier-treatment';
 import { applySimilarity, composeSimilarity, fitSimilarity, type Similarity } from '../src/domain/registration/similarity';
 import { warpRaster } from '../src/domain/registration/warp';
 
@@ -59,9 +59,36 @@ interface Tally {
   failed: number;
   methods: { vessels: number; landmarks: number };
   pairs: { name: string; medianUm: number; deg: number; scale: number }[];
+  /** Per pair, the longest stretch of work between two of the registration's pauses (ms): what a server waits. */
+  longestStepsMs: number[];
 }
 
-const tally = (): Tally => ({ errors: [], landmarkErrors: [], uncertainties: [], within: 0, landmarksOnly: { within: 0, spots: 0 }, failed: 0, methods: { vessels: 0, landmarks: 0 }, pairs: [] });
+const tally = (): Tally => ({
+  errors: [],
+  landmarkErrors: [],
+  uncertainties: [],
+  within: 0,
+  landmarksOnly: { within: 0, spots: 0 },
+  failed: 0,
+  methods: { vessels: 0, landmarks: 0 },
+  pairs: [],
+  longestStepsMs: [],
+});
+
+/** The registration as the server runs it, step by step, timing the work between its pauses. */
+function registerTimed(into: Tally, earlier: RegistrationImage, today: RegistrationImage): Registration | null {
+  const steps = registrationSteps(earlier, today);
+  let longest = 0;
+  for (;;) {
+    const started = performance.now();
+    const step = steps.next();
+    longest = Math.max(longest, performance.now() - started);
+    if (step.done) {
+      into.longestStepsMs.push(longest);
+      return step.value;
+    }
+  }
+}
 
 /**
  * One pair: `earlier` under a random pose with another exposure and noise is today's image; both are detected
@@ -78,7 +105,8 @@ function measurePair(into: Tally, name: string, earlier: Raster, umPerPixel: num
   const a = detectLandmarks(earlier, { eye, umPerPixel });
   const b = detectLandmarks(today, { eye, umPerPixel: todayUmPerPixel });
   const fromLandmarks = fitSimilarity([a.opticDisc.center, a.fovea], [b.opticDisc.center, b.fovea]);
-  const registration = registerEarlierImage(
+  const registration = registerTimed(
+    into,
     { raster: earlier, landmarks: { disc: a.opticDisc.center, fovea: a.fovea }, umPerPixel },
     { raster: today, landmarks: { disc: b.opticDisc.center, fovea: b.fovea }, umPerPixel: todayUmPerPixel },
   );
@@ -129,6 +157,10 @@ function print(title: string, t: Tally, seconds: number): { median: number; p90:
   }
   const worst = [...t.pairs].sort((x, y) => y.medianUm - x.medianUm).slice(0, 3);
   console.log(`  worst pairs: ${worst.map((p) => `${p.name} (${p.deg.toFixed(1)}°, ×${p.scale.toFixed(3)}) ${p.medianUm.toFixed(0)} µm`).join('; ')}`);
+  t.longestStepsMs.sort((x, y) => x - y);
+  console.log(
+    `  longest work between two pauses (the server's event loop held), per pair: median ${quantile(t.longestStepsMs, 0.5).toFixed(0)} ms, max ${(t.longestStepsMs.at(-1) ?? 0).toFixed(0)} ms`,
+  );
   console.log(`  ${seconds.toFixed(1)} s`);
   return { median, p90 };
 }

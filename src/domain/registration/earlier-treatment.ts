@@ -4,7 +4,7 @@
 // registers in a background job and serves the result; the planner draws it and flags today's spots that lie
 // on earlier ones.
 import type { Point, Raster } from '../fundus/raster';
-import { refineByVessels } from './refine';
+import { refinementSteps, vesselPairSteps } from './refine';
 import {
   applySimilarity,
   fitSimilarity,
@@ -97,8 +97,9 @@ export interface RegistrationImage {
 }
 
 /**
- * registerEarlierImage in steps: it pauses after each vessel refinement (about 0.7 s on a 1600 × 1200 image
- * here), so a server can let other work in between instead of holding its event loop for seconds.
+ * registerEarlierImage in steps: it pauses after each level of the vessel maps and each round of each
+ * refinement's search (tens of milliseconds of work on a 1600 × 1200 pair), so a server serves requests in
+ * between instead of holding its event loop (and every query of a request waiting behind it) for seconds.
  */
 export function* registrationSteps(earlier: RegistrationImage, today: RegistrationImage): Generator<void, Registration | null, void> {
   const from = [earlier.landmarks.disc, earlier.landmarks.fovea];
@@ -122,11 +123,10 @@ export function* registrationSteps(earlier: RegistrationImage, today: Registrati
     const moved = fitSimilarity(from, [to[0], { x: to[1].x + shift * Math.cos(angle), y: to[1].y + shift * Math.sin(angle) }]);
     if (moved) starts.push(moved);
   }
+  // The vessel maps once for the pair; then each start refined, a round of its search at a time.
+  const pair = yield* vesselPairSteps(earlier.raster, today.raster);
   const refinements = [];
-  for (const s of starts) {
-    refinements.push(refineByVessels(earlier.raster, today.raster, s));
-    yield;
-  }
+  for (const s of starts) refinements.push(yield* refinementSteps(pair, s));
   const best = refinements.reduce((a, b) => (b.score > a.score ? b : a));
   const correctionUm = distance(applySimilarity(best.transform, earlier.landmarks.fovea), today.landmarks.fovea) * today.umPerPixel;
   const trusted = best.score >= MIN_VESSEL_AGREEMENT && correctionUm <= MAX_VESSEL_CORRECTION_UM;

@@ -47,22 +47,37 @@ interface Pose {
   dy: number;
 }
 
-export function refineByVessels(earlier: Raster, today: Raster, start: Similarity): Refinement {
+/** One level of the coarse-to-fine search: both vessel maps, and the earlier image's samples inside its field. */
+interface Level {
+  step: number;
+  vt: Plane;
+  xs: number[];
+  ys: number[];
+  values: number[];
+}
+
+/**
+ * What every refinement of one pair of images shares, whatever pose it starts from: the working-size images
+ * and, per level, the vessel maps and the earlier image's samples. Made once per pair (registrationSteps
+ * refines from five starts).
+ */
+export interface VesselPair {
+  e: ReturnType<typeof downsampleRaster>;
+  t: ReturnType<typeof downsampleRaster>;
+  levels: Level[];
+}
+
+/** The pair prepared for refining, a level at a time (each a pause for a server: see `refinementSteps`). */
+export function* vesselPairSteps(earlier: Raster, today: Raster): Generator<void, VesselPair, void> {
   const e = downsampleRaster(earlier, WORKING_SIDE);
   const t = downsampleRaster(today, WORKING_SIDE);
-  // Working pixels ↔ input pixels: p_input = p_working · scale.
-  const toInputE: Similarity = { a: e.scale, b: 0, tx: 0, ty: 0 };
-  const toInputT: Similarity = { a: t.scale, b: 0, tx: 0, ty: 0 };
-  const startWorking = composeSimilarity(composeSimilarity(toInputE, start), invertSimilarity(toInputT));
-
-  let transform = startWorking;
-  let startScore = Number.NaN;
-  let score = Number.NaN;
+  const levels: Level[] = [];
   // Coarse to fine: wide vessels first (a wide basin), then the fine ones.
   for (const [fine, coarse, step] of [
     [2.5, 10, 6],
     [1, 6, 1.5],
   ] as const) {
+    yield;
     const ve = vesselMap(e.green, fine, coarse);
     const vt = vesselMap(t.green, fine, coarse);
     // Samples: every second working pixel inside the earlier image's field.
@@ -77,6 +92,26 @@ export function refineByVessels(earlier: Raster, today: Raster, start: Similarit
         values.push(ve.data[y * ve.width + x]);
       }
     }
+    levels.push({ step, vt, xs, ys, values });
+  }
+  return { e, t, levels };
+}
+
+/**
+ * Refines `start` by the vessels, pausing after each round of the search (a few tens of milliseconds of work
+ * at a time on a 1600 × 1200 pair), so that a server can serve requests in between.
+ */
+export function* refinementSteps(pair: VesselPair, start: Similarity): Generator<void, Refinement, void> {
+  const { e, t } = pair;
+  // Working pixels ↔ input pixels: p_input = p_working · scale.
+  const toInputE: Similarity = { a: e.scale, b: 0, tx: 0, ty: 0 };
+  const toInputT: Similarity = { a: t.scale, b: 0, tx: 0, ty: 0 };
+  const startWorking = composeSimilarity(composeSimilarity(toInputE, start), invertSimilarity(toInputT));
+
+  let transform = startWorking;
+  let startScore = Number.NaN;
+  let score = Number.NaN;
+  for (const { step, vt, xs, ys, values } of pair.levels) {
     if (values.length < 100) break;
     const cx = xs.reduce((s, v) => s + v, 0) / xs.length;
     const cy = ys.reduce((s, v) => s + v, 0) / ys.length;
@@ -125,6 +160,7 @@ export function refineByVessels(earlier: Raster, today: Raster, start: Similarit
     const radius = Math.max(1, Math.sqrt(xs.reduce((s, x, i) => s + (x - cx) ** 2 + (ys[i] - cy) ** 2, 0) / xs.length));
     const steps: Pose = { angle: step / radius, logScale: step / radius, dx: step, dy: step };
     for (let round = 0; round < 12; round += 1) {
+      yield;
       let improved = true;
       while (improved) {
         improved = false;
@@ -147,4 +183,17 @@ export function refineByVessels(earlier: Raster, today: Raster, start: Similarit
   }
   const input = composeSimilarity(composeSimilarity(invertSimilarity(toInputE), transform), toInputT);
   return { transform: input, startScore, score };
+}
+
+/** Runs a generator of steps to its end. */
+function finish<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** `start` refined by the vessels, in one go. */
+export function refineByVessels(earlier: Raster, today: Raster, start: Similarity): Refinement {
+  return finish(refinementSteps(finish(vesselPairSteps(earlier, today)), start));
 }
