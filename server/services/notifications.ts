@@ -2,7 +2,7 @@
 // reader's language when read; sent by e-mail too when the user asked for it. A category the user
 // switched off is not stored at all. Each new notification is announced on its user's realtime channel.
 import type { AppContext } from '../context';
-import { type Lang, type MessageKey, translate } from '../i18n';
+import { isMessageKey, type Lang, type MessageKey, translate } from '../i18n';
 import { announce, event } from '../realtime/announce';
 
 export type NotificationCategory = 'system' | 'team_members' | 'patients' | 'news_and_updates';
@@ -44,10 +44,19 @@ export interface NewNotification {
   link?: string | null;
 }
 
+/**
+ * Title and message in the reader's language. A parameter named `…Key` holds a message key (a reason the server
+ * words, say): it is worded in the reader's language too and fills the placeholder without `Key`.
+ */
 export function renderNotification(lang: Lang, event: string, params: Record<string, string | number>) {
   const title = `notification.${event}.title` as MessageKey;
   const message = `notification.${event}.message` as MessageKey;
-  return { title: translate(lang, title, params), message: translate(lang, message, params) };
+  const worded = Object.fromEntries(
+    Object.entries(params).map(([name, value]) =>
+      name.endsWith('Key') && typeof value === 'string' && isMessageKey(value) ? [name.slice(0, -'Key'.length), translate(lang, value)] : [name, value],
+    ),
+  );
+  return { title: translate(lang, title, worded), message: translate(lang, message, worded) };
 }
 
 export async function notify(ctx: AppContext, notification: NewNotification): Promise<void> {

@@ -125,7 +125,7 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
               clinicId: row.clinic_id,
               to: { userIds: [row.plan.signOff.by.id] },
               event: 'parameter_set_failed',
-              params: { number: row.number, patient: patientLabel(patient), patientId: row.patient_id },
+              params: { number: row.number, patient: patientLabel(patient), patientId: row.patient_id, reasonKey: reason },
               link: `/physician/planning?treatmentId=${row.id}`,
             },
           );
