@@ -4,11 +4,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import type { Treatment } from '../../generated/model/treatment';
 import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { setCheckbox } from './form-controls';
-import { apiAs, createPatient, examFile, uniqueTag } from './patients';
+import { apiAs, createPatient, examFile, uniqueTag, uploadedSession } from './patients';
 import { REFERENCE_DATA_DIR } from './reference-server';
 import { signInToHome } from './session';
 import { fill } from './texts';
@@ -28,17 +27,8 @@ async function storedCopyExists(bytes: Buffer): Promise<boolean> {
 /** A patient made from an uploaded exam, once processing is over. */
 async function patientFromExam(api: APIRequestContext, secondName: string) {
   const file = await examFile({ name: 'Ida', secondName });
-  const response = await api.post('/api/treatments', { multipart: { file } });
-  expect(response.status(), await response.text()).toBe(201);
-  const { id } = ((await response.json()) as { data: { treatment: { id: string } } }).data.treatment;
-  let treatment: Treatment | undefined;
-  await expect
-    .poll(async () => {
-      treatment = ((await (await api.get(`/api/treatments/${id}`)).json()) as { data: Treatment }).data;
-      return treatment.planStatus;
-    }, { timeout: 30_000 })
-    .not.toBe('processing');
-  return { patientId: treatment!.patientId, file };
+  const treatment = await uploadedSession(api, file);
+  return { patientId: treatment.patientId, file };
 }
 
 const rowOf = (page: Page, name: string) => page.getByRole('table').getByRole('row').filter({ hasText: name });
