@@ -18,6 +18,9 @@ export default defineConfig(
     'data/**',
     'coverage/**',
     'test-results/**',
+    // Mutation runs (npm run test:mutation): sandbox copies and reports.
+    '.stryker-tmp/**',
+    'reports/**',
     'playwright-report/**',
     '.ci/node24/**',
   ]),

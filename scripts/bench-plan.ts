@@ -2,7 +2,8 @@
  * `npm run bench:plan [-- --runs N]`: how long a full recompute of a plan takes in Node — the macula grid
  * laid out around the fovea, every spot tested against the exclusion zones and the imaged field, each
  * spot's brightness over its footprint, the median, the power factors and powers, and the invariant check
- * over the result (src/domain/planning/plan.ts, `recomputePlan`), for grids of about 1,000 and 5,000 spots.
+ * over the result, consistency and clinical limits with the laser checked against a device profile
+ * (src/domain/planning/plan.ts, `recomputePlan`), for grids of about 1,000 and 5,000 spots.
  *
  * The image is a synthetic fundus (1600 × 1200, seed 7, OD) with its painted disc and fovea; the zones
  * are the ones processing proposes. The image's luma map is made once per image, as the server and the
@@ -11,12 +12,13 @@
  */
 import { parseArgs } from 'node:util';
 import { paintSyntheticFundus } from '../src/domain/fundus/synthetic-fundus';
-import { DEFAULT_POWER_BOUNDS, DEFAULT_POWER_LIMITS, lumaMap } from '../src/domain/planning/brightness';
+import { DEFAULT_POWER_BOUNDS, lumaMap } from '../src/domain/planning/brightness';
 import { proposeExclusionZones } from '../src/domain/planning/exclusion-zones';
 import { retinaFrame } from '../src/domain/planning/frames';
 import { gridSurroundings, layOutGrid, type GridSettings, type ImagedField } from '../src/domain/planning/macula-grid';
 import { adaptPowers, recomputePlan } from '../src/domain/planning/plan';
-import { checkPlan } from '../src/domain/planning/plan-invariants';
+import { checkPlan, type PlanLaser } from '../src/domain/planning/plan-invariants';
+import { YELLOW_LASER_PROFILE } from '../server/seed/laser-profiles';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '400' } } });
 const RUNS = Number(values.runs);
@@ -34,7 +36,7 @@ const luma = lumaMap(fundus.raster);
 function settingsFor(target: number, spotSizeUm: number): GridSettings {
   let low = 0.5;
   let high = 4;
-  let settings: GridSettings = { pattern: 'hexagonal', spotSizeUm, spacing: high, innerRadiusUm: 500, outerRadiusUm: 3000 };
+  let settings: GridSettings = { pattern: 'hexagonal', spotSizeUm, spacing: high, innerRadiusUm: 600, outerRadiusUm: 3000 };
   for (let step = 0; step < 40; step++) {
     const spacing = (low + high) / 2;
     settings = { ...settings, spacing };
@@ -63,25 +65,27 @@ function time(run: () => void): { median: number; p95: number } {
 const format = (ms: number) => `${ms.toFixed(3)} ms`.padStart(10);
 
 console.log(`bench:plan — full recompute in Node ${process.version}, ${RUNS} timed runs after ${WARM_UP} untimed`);
-console.log(`image ${field.width} × ${field.height}, ${umPerPixel.toFixed(2)} µm/px, ring 500–3000 µm, hexagonal\n`);
+console.log(`image ${field.width} × ${field.height}, ${umPerPixel.toFixed(2)} µm/px, ring 600–3000 µm, hexagonal, micropulse 5 % on a 577 nm profile\n`);
 console.log(`${'spots'.padEnd(8)}${'median'.padStart(10)}${'p95'.padStart(10)}   median per stage: grid, brightness + powers, invariants`);
 for (const [target, spotSizeUm] of [
   [1000, 100],
   [5000, 50],
 ] as const) {
   const settings = settingsFor(target, spotSizeUm);
-  const input = { settings, frame, zones, field, luma, bounds: DEFAULT_POWER_BOUNDS, laserDose: 90, limits: DEFAULT_POWER_LIMITS };
+  const laser: PlanLaser = { laserMode: 'micropulse', pulseDurationMs: 15, dutyCyclePercent: 5, spotSizeUm, spotSpacing: settings.spacing };
+  const landmarks = { eye: 'OD', opticDisc: truth.opticDisc, laser, profile: YELLOW_LASER_PROFILE };
+  const input = { settings, frame, zones, field, luma, bounds: DEFAULT_POWER_BOUNDS, laserDose: 90, ...landmarks };
   const result = recomputePlan(input);
   if (result.problems.length) throw new Error(`The benchmark's plan breaks invariants: ${result.problems.map((p) => p.code).join(', ')}`);
   const whole = time(() => recomputePlan(input));
   const grid = layOutGrid(settings, surroundings);
   const radiusPx = spotSizeUm / 2 / umPerPixel;
   const powered = adaptPowers(grid, luma, radiusPx, DEFAULT_POWER_BOUNDS, 90);
-  const plan = { scale: { umPerPixel }, fovea: frame.fovea, exclusionZones: zones, gridSettings: settings, spots: powered.spots, brightness: powered.model, laserDose: 90 };
+  const plan = { scale: { umPerPixel }, fovea: frame.fovea, exclusionZones: zones, gridSettings: settings, spots: powered.spots, brightness: powered.model, laserDose: 90, ...landmarks };
   const stages = [
     time(() => layOutGrid(settings, surroundings)),
     time(() => adaptPowers(grid, luma, radiusPx, DEFAULT_POWER_BOUNDS, 90)),
-    time(() => checkPlan(plan, { field, limits: DEFAULT_POWER_LIMITS, powers: true })),
+    time(() => checkPlan(plan, { field, profile: YELLOW_LASER_PROFILE, powers: true, packing: true })),
   ];
   console.log(
     `${String(result.spots.length).padEnd(8)}${format(whole.median)}${format(whole.p95)}   ${stages.map((s) => format(s.median).trim()).join(', ')}` +

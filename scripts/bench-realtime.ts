@@ -28,7 +28,7 @@ const SUBSCRIBERS = Number(values.subscribers);
 const EVENTS = Number(values.events);
 const PORT = 8098;
 const KEY = 'bench-key';
-const SECRET = 'bench-secret';
+const SECRET = '3b8e1f6a9c2d7e40b5a18f3c6e9d2b7a';
 const APP_ID = 'bench-app';
 const ROOT = join(import.meta.dirname, '..');
 

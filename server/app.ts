@@ -13,12 +13,14 @@ import { answerConnectionError } from './http/connection-errors';
 import { HttpError, installErrorHandling, notFound, sendError } from './http/errors';
 import { installBodyRules } from './http/request-bodies';
 import { installSecurityHeaders } from './http/security-headers';
-import { installCompression, installSpa, spaPageFallback } from './http/serving';
+import { fastifyTrustProxy } from './http/client-address';
+import { installCompression, installSpa, refuseClimbingPaths, spaPageFallback } from './http/serving';
 import type { Handler } from './http/handler';
 import { installValidation } from './http/validation';
 import { languageOf, type Lang } from './i18n';
 import { startWorker, type Worker } from './jobs/worker';
 import { authenticate, authorize } from './security/authenticate';
+import { readAvatarPart } from './services/avatars';
 import { examProcessing } from './services/exam-processing';
 import { parameterSetPacking } from './services/parameter-set';
 import { previousTreatmentRegistration } from './services/previous-treatment';
@@ -57,7 +59,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: options.requestLogging === false }),
     bodyLimit: ctx.config.bodyLimit,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     // A request must arrive whole within the request timeout (408 after it) and may not pause longer than
     // the idle timeout (the connection is closed): a stalled or trickled upload holds nothing for long.
     requestTimeout: ctx.config.requestTimeoutMs,
@@ -88,10 +90,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onRequest', async (request) => {
     request.lang = languageOf(request.headers.language);
   });
+  refuseClimbingPaths(app);
 
-  // An exam upload may be large: the caller must be signed in before its body is read.
+  // The caller of every operation that is not public is signed in, and of a role it allows, before any body
+  // is read: strangers cannot make the server parse what they send.
+  const contract = loadContract();
+  const operations = new Map(operationsOf(contract).map((operation) => [`${operation.method} /api${operation.path.replace(/\{(\w+)\}/g, ':$1')}`, operation]));
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'POST' && request.routeOptions.url === UPLOAD_ROUTE) await authenticate(ctx, request);
+    const operation = operations.get(`${request.method} ${request.routeOptions.url ?? ''}`);
+    if (!operation || operation.roles.includes('public')) return;
+    await authenticate(ctx, request);
+    await authorize(ctx, request, operation.operationId, operation.roles);
   });
   // Every file staged for a request is removed once it is answered or abandoned, whatever became of it
   // (an accepted file was moved away already). A staging still under way is waited for first.
@@ -116,13 +125,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         stagedUploads.set(this, [...(stagedUploads.get(this) ?? []), staging]);
         (part as { value?: unknown }).value = await staging;
       } else {
-        (part as { value?: unknown }).value = await part.toBuffer();
+        // An avatar: refused as soon as it grows past its 3 MB.
+        (part as { value?: unknown }).value = await readAvatarPart(part.file);
       }
     },
   });
 
-  const contract = loadContract();
-  installBodyRules(app, contract, ctx.config.bodyLimit, EVENTS_ROUTES);
+  installBodyRules(app, contract, { uploadRoute: UPLOAD_ROUTE, uploadLimit: ctx.config.bodyLimit }, EVENTS_ROUTES);
   await installRealtime(app, ctx);
   const jobs = {
     'treatment.process': examProcessing(ctx),
@@ -147,7 +156,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(openapiGlue, {
     specification: forRouting(contract),
     serviceHandlers,
-    // An exam upload was authenticated before its body was read (onRequest above): once is enough.
+    // Every operation that is not public was authenticated before its body was read (onRequest above).
     securityHandlers: { bearerAuth: async (request: Parameters<Handler>[0]) => (request.auth ? undefined : authenticate(ctx, request)) },
     prefix: 'api',
   });

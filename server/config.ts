@@ -1,5 +1,6 @@
 // Configuration from the environment, checked once at start: a wrong value stops the server with a
 // message that names the variable, instead of failing later in a request.
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -14,8 +15,12 @@ export interface Config {
   realtime: RealtimeConfig;
   /** Largest request body (uploads included), bytes. */
   bodyLimit: number;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (throttling, audit). */
-  trustProxy: boolean;
+  /**
+   * Behind reverse proxies: which hops of X-Forwarded-For to believe for the client address (throttling,
+   * audit): false none, a number that many proxies in front, or the proxies' own addresses and networks.
+   * Never every hop: a client could then name its own address.
+   */
+  trustProxy: TrustProxy;
   /**
    * Longest time a request may take to arrive whole (an exam upload over a slow clinic link included); after
    * it the connection is answered 408 and closed. Also the age after which a staged upload is surely stale.
@@ -90,6 +95,57 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+/** The realtime secret of development and tests: known to everyone, so never taken in production. */
+const DEVELOPMENT_REALTIME_SECRET = 'macula-local-secret';
+/** Pusher's own app secrets are 20 characters; a shorter one is guessable, or a placeholder. */
+export const MIN_REALTIME_SECRET_LENGTH = 20;
+/** Words of placeholders in example files (the compose file's `change-me-realtime`). */
+const PLACEHOLDER = /change-?me|placeholder|example|secret|xxx|todo/i;
+
+/**
+ * In production the realtime secret signs every socket's channel authorisation and the events API: it must be
+ * set, at least 20 characters and no placeholder (`openssl rand -hex 20` makes one).
+ */
+function assertProductionSecret(secret: string): void {
+  const advice = ' when NODE_ENV=production (e.g. `openssl rand -hex 20`)';
+  if (!secret) throw new ConfigError(`PUSHER_APP_SECRET must be set${advice}`);
+  if (secret === DEVELOPMENT_REALTIME_SECRET || PLACEHOLDER.test(secret)) throw new ConfigError(`PUSHER_APP_SECRET must not be a placeholder${advice}`);
+  if (secret.length < MIN_REALTIME_SECRET_LENGTH) throw new ConfigError(`PUSHER_APP_SECRET must be at least ${MIN_REALTIME_SECRET_LENGTH} characters${advice}`);
+}
+
+export type TrustProxy = false | number | string[];
+
+/** A proxy's address as proxy-addr (Fastify's) takes it: an IP, a network in CIDR, or a named range. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `0` (or unset) believes no X-Forwarded-For; a whole number is how many proxies stand in front
+ * (1: one nginx or load balancer, whose own entry is the client's address), believed only from a peer on this
+ * machine or a private network (server/http/client-address.ts); otherwise a comma-separated list of the
+ * proxies' addresses or networks (`10.0.0.0/8,127.0.0.1`, or `loopback`).
+ */
+function trustProxyOf(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops <= 10) return hops;
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.every(isProxyAddress)) return entries;
+  throw new ConfigError(
+    `TRUST_PROXY must be 0, the number of proxies in front (1 to 10), or their addresses or networks, comma-separated (got "${raw}")`,
+  );
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -189,8 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
   const realtimeKey = env.PUSHER_APP_KEY ?? 'macula-local-key';
-  const realtimeSecret = env.PUSHER_APP_SECRET ?? (production ? '' : 'macula-local-secret');
-  if (!realtimeSecret) throw new ConfigError('PUSHER_APP_SECRET must be set when NODE_ENV=production');
+  const realtimeSecret = env.PUSHER_APP_SECRET ?? (production ? '' : DEVELOPMENT_REALTIME_SECRET);
+  if (production) assertProductionSecret(realtimeSecret);
   const dataDir = resolve(env.DATA_DIR || './data');
   return {
     port,
@@ -203,7 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production,
     realtime: realtimeConfig(env, realtimeKey, realtimeSecret),
     bodyLimit: integer(env, 'MAX_UPLOAD_MB', 100, 1, 2048) * 1024 * 1024,
-    trustProxy: flag(env, 'TRUST_PROXY'),
+    trustProxy: trustProxyOf(env),
     jobLeaseMs: integer(env, 'JOB_LEASE_SECONDS', 60, 2, 3600) * 1000,
     // 100 MB at 1 Mbit/s takes about 14 minutes.
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 900, 1, 86_400) * 1000,

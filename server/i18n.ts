@@ -23,11 +23,19 @@ export function languageOf(header: string | string[] | undefined): Lang {
   return value === 'de' ? 'de' : 'en';
 }
 
+/** Numbers in the reader's form (a decimal comma in German), without grouping (spot ids are numbers too). */
+const numberFormats: Record<Lang, Intl.NumberFormat> = {
+  en: new Intl.NumberFormat('en', { maximumFractionDigits: 3, useGrouping: false }),
+  de: new Intl.NumberFormat('de', { maximumFractionDigits: 3, useGrouping: false }),
+};
+
 export function translate(lang: Lang, key: MessageKey, params: MessageParams = {}): string {
   const template = catalogues[lang][key] ?? catalogues.en[key] ?? key;
-  return template.replace(/\{\{(\w+)\}\}/g, (match, name: string) =>
-    name in params ? String(params[name]) : match,
-  );
+  return template.replace(/\{\{(\w+)\}\}/g, (match, name: string) => {
+    if (!(name in params)) return match;
+    const value = params[name];
+    return typeof value === 'number' ? numberFormats[lang].format(value) : String(value);
+  });
 }
 
 export function isMessageKey(key: string): key is MessageKey {

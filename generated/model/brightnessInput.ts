@@ -15,7 +15,7 @@ export interface BrightnessInput {
    */
   minFactor?: number;
   /**
-   * Highest power factor, for the brightest spots (default 1.2).
+   * Highest power factor, for the brightest spots (default 1: never above the titrated power). Above 1 only a physician may set it, recorded in the audit trail, the sign-off summary and the report; a nurse's request answers 403.
    * @minimum 1
    * @maximum 1.5
    */

@@ -5,6 +5,7 @@ import type { Uuid } from './uuid';
 import type { DeviceDescription } from './deviceDescription';
 import type { SyncAppStatus } from './syncAppStatus';
 import type { DeviceLastSeenAt } from './deviceLastSeenAt';
+import type { DeviceLaserProfile } from './deviceLaserProfile';
 
 export interface Device {
   id: Uuid;
@@ -17,4 +18,6 @@ export interface Device {
   /** Derived from syncAppStatus (RUNNING → true). */
   online: boolean;
   lastSeenAt?: DeviceLastSeenAt;
+  /** **Addition.** What the device can deliver; null until an IT admin has entered it (its sessions cannot be signed off). */
+  laserProfile?: DeviceLaserProfile;
 }

@@ -3,12 +3,14 @@
  */
 import type { PlanRevision } from './planRevision';
 import type { ExclusionZoneShape } from './exclusionZoneShape';
+import type { OpticDisc } from './opticDisc';
 
 /**
- * Confirmed or moved zones (pixels; the server derives µm from the plan's scale).
+ * Confirmed or moved zones (pixels; the server derives µm from the plan's scale). The fovea is the FAZ's centre. The optic disc moves with the ONH zone's centre unless `opticDisc` confirms it elsewhere; the ONH zone must hold the disc with the clinical margin (plan.disc_not_covered).
  */
 export interface ExclusionZonesInput {
   revision: PlanRevision;
   faz: ExclusionZoneShape;
   onh: ExclusionZoneShape;
+  opticDisc?: OpticDisc;
 }

@@ -3,6 +3,8 @@
  */
 import type { PlanRevision } from './planRevision';
 import type { LaserMode } from './laserMode';
+import type { FinalAdjustmentsInputDutyCyclePercent } from './finalAdjustmentsInputDutyCyclePercent';
+import type { Uuid } from './uuid';
 
 /**
  * Last changes before sign-off (wizard step 4); absent fields stay as they are.
@@ -19,6 +21,14 @@ export interface FinalAdjustmentsInput {
    */
   pulseDurationMs?: number;
   laserMode?: LaserMode;
+  /**
+   * **Addition.** Micropulse duty cycle (%); required in micropulse mode (null clears it).
+   * @minimum 1
+   * @maximum 100
+   */
+  dutyCyclePercent?: FinalAdjustmentsInputDutyCyclePercent;
+  /** **Addition.** The clinic's device that will treat (its laser profile gives the limits); default the device the exam came from. */
+  treatmentDeviceId?: Uuid;
   /** @maxItems 5000 */
   disabledSpotIds?: number[];
 }

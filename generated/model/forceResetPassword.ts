@@ -5,7 +5,7 @@ import type { SettingsScope } from './settingsScope';
 import type { Uuid } from './uuid';
 
 /**
- * Users who must set a new password at their next sign-in (their sessions end now).
+ * Users whose passwords stop working now (their sessions end; each is sent a link to set a new one).
  */
 export interface ForceResetPassword {
   user: SettingsScope;

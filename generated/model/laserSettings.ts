@@ -7,6 +7,7 @@ import type { LaserSettingsPulseDurationMs } from './laserSettingsPulseDurationM
 import type { LaserSettingsLaserMode } from './laserSettingsLaserMode';
 import type { LaserSettingsIolStatus } from './laserSettingsIolStatus';
 import type { LaserSettingsLaserDose } from './laserSettingsLaserDose';
+import type { LaserSettingsDutyCyclePercent } from './laserSettingsDutyCyclePercent';
 
 export interface LaserSettings {
   /** Spot size (µm). */
@@ -22,4 +23,10 @@ export interface LaserSettings {
    * @minimum 0
    */
   laserDose?: LaserSettingsLaserDose;
+  /**
+   * **Addition.** Micropulse duty cycle (%); required in micropulse mode, null in continuous mode.
+   * @minimum 1
+   * @maximum 100
+   */
+  dutyCyclePercent?: LaserSettingsDutyCyclePercent;
 }

@@ -19,4 +19,6 @@ export interface PatientCreate {
   gender: Gender;
   /** @maxLength 2000 */
   description?: string;
+  /** True adds the patient even when the clinic already has a patient of the same name, second name and birthday (the 409 `patient.likely_duplicate` that is answered otherwise); the audit log records the patients it was added beside. Send it only after a person has seen those patients and said that this is someone else. */
+  confirmDuplicate?: boolean;
 }

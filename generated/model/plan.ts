@@ -14,6 +14,7 @@ import type { Spot } from './spot';
 import type { PlanBrightness } from './planBrightness';
 import type { PlanSignOff } from './planSignOff';
 import type { PlanParameterSet } from './planParameterSet';
+import type { PlanSafety } from './planSafety';
 
 /**
  * The laser plan of a treatment, filled step by step.
@@ -34,4 +35,5 @@ export interface Plan {
   brightness: PlanBrightness;
   signOff: PlanSignOff;
   parameterSet: PlanParameterSet;
+  safety?: PlanSafety;
 }

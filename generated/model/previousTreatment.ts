@@ -3,6 +3,7 @@
  */
 import type { PreviousTreatmentState } from './previousTreatmentState';
 import type { PreviousTreatmentSession } from './previousTreatmentSession';
+import type { PreviousSession } from './previousSession';
 import type { PreviousTreatmentRegistration } from './previousTreatmentRegistration';
 import type { CarriedSpot } from './carriedSpot';
 import type { CarriedZone } from './carriedZone';
@@ -11,7 +12,10 @@ import type { PreviousTreatmentMessage } from './previousTreatmentMessage';
 
 export interface PreviousTreatment {
   state: PreviousTreatmentState;
+  /** The earlier session shown (the one asked for, else the latest signed-off, else the latest draft). */
   session: PreviousTreatmentSession;
+  /** Every earlier session of this patient's eye with a planned grid, any of which may be shown (`earlierSessionId`): signed-off sessions first, then drafts, each newest first. Empty for `none`. */
+  earlierSessions: PreviousSession[];
   registration: PreviousTreatmentRegistration;
   /** The earlier plan's spots (those not removed), on today's image. */
   spots: CarriedSpot[];

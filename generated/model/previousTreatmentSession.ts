@@ -3,4 +3,7 @@
  */
 import type { PreviousSession } from './previousSession';
 
+/**
+ * The earlier session shown (the one asked for, else the latest signed-off, else the latest draft).
+ */
 export type PreviousTreatmentSession = PreviousSession | null;

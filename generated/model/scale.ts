@@ -6,6 +6,6 @@ import type { ScaleSource } from './scaleSource';
 export interface Scale {
   /** */
   umPerPixel: number;
-  /** manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm). */
+  /** manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %. */
   source: ScaleSource;
 }

@@ -3,7 +3,7 @@
  */
 
 /**
- * manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).
+ * manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.
  */
 export type ScaleSource = typeof ScaleSource[keyof typeof ScaleSource];
 

@@ -7,4 +7,8 @@ export type UploadTreatmentParams = {
  * Add the session to this patient (the patient card's "Add new session").
  */
 patientId?: string;
+/**
+ * With `patientId`: add the session to that patient although the file's device patient id is another than the patient's, after a person has confirmed that it is the same patient. Only when everything else agrees (409 `treatment.patient_mismatch` otherwise, as without it); recorded in the audit log.
+ */
+confirmDevicePatientId?: boolean;
 };

@@ -102,7 +102,8 @@ async function main(): Promise<number> {
         method: 'POST',
         path: '/api/patients',
         headers: { ...as(physician), 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Last', secondName: 'Tester', birthday: '1961-07-08', gender: 'male' }),
+        // The same patient again and again: confirmed, or every write after the first is a likely duplicate (409).
+        body: JSON.stringify({ name: 'Last', secondName: 'Tester', birthday: '1961-07-08', gender: 'male', confirmDuplicate: true }),
       },
       {
         method: 'POST',

@@ -200,6 +200,8 @@ export class CaseBuilder {
       }
     }
     negative('unknown query parameters (prototype keys)', { ...base, query: [...base.query, ['__proto__', 'x'], ['constructor', 'x'], ['unknownParameter', '1']], body: validBody }, false);
+    // What an undeclared parameter holds is no part of the call either (a NUL, broken UTF-8).
+    negative('unknown query parameters holding a NUL and broken UTF-8', { ...base, query: [...base.query, ['x', '%00'], ['y', '%ff%fe']], body: validBody }, false);
 
     if (!operation.body) return cases;
     const required = operation.body.required;

@@ -15,6 +15,9 @@ import type { Lang } from '../i18n';
 import { createMailer, type Mailer, type MailMessage } from '../mail/mailer';
 import { issueInvite } from '../services/invites';
 
+/** A new clinic's idle logout (issue 27): on from the start, as an unattended clinic PC expects. */
+export const NEW_CLINIC_IDLE_LOGOUT_MINUTES = 30;
+
 export const USAGE = `Usage: npm run create-admin -- --clinic "Clinic name" --email admin@clinic.example --first-name Jonas --last-name Weber [--lang en|de]
 
 Creates the clinic (unless a clinic of that name exists) and invites the user as its IT administrator.`;
@@ -107,7 +110,11 @@ export async function createFirstAdmin(ctx: AppContext, input: AdminRequest): Pr
     const clinicCreated = !clinic;
     if (!clinic) {
       clinic = await tx.insertInto('clinics').values({ name: input.clinic }).returning('id').executeTakeFirstOrThrow();
-      await tx.insertInto('security_settings').values({ clinic_id: clinic.id }).execute();
+      // An unattended clinic PC signs its user out: idle logout after 30 minutes until the IT admin says otherwise.
+      await tx
+        .insertInto('security_settings')
+        .values({ clinic_id: clinic.id, logout_time_interval: NEW_CLINIC_IDLE_LOGOUT_MINUTES, logout_time_period: 'minutes' })
+        .execute();
     }
     const user = await tx
       .insertInto('users')

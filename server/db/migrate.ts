@@ -11,6 +11,7 @@ import * as examDiagnostics from './migrations/0008-exam-diagnostics';
 import * as annotations from './migrations/0009-annotations';
 import * as previousTreatmentRegistrations from './migrations/0010-previous-treatment-registrations';
 import * as registrationLandmarks from './migrations/0011-registration-landmarks';
+import * as clinicalSafety from './migrations/0012-clinical-safety';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009-annotations': annotations,
   '0010-previous-treatment-registrations': previousTreatmentRegistrations,
   '0011-registration-landmarks': registrationLandmarks,
+  '0012-clinical-safety': clinicalSafety,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

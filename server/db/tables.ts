@@ -4,6 +4,7 @@ import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable 
 import type { ExamDiagnostics } from '../../generated/model/examDiagnostics';
 import type { Plan } from '../../generated/model/plan';
 import type { MarkShape } from '../../src/domain/annotations/mark-shape';
+import type { LaserProfile } from '../../src/domain/planning/clinical-limits';
 
 /** The plan as stored: the contract's Plan without the step, which lives in its own columns. */
 /** The plan as stored: step, step index and revision are columns of the session. */
@@ -104,6 +105,8 @@ export interface DevicesTable {
   description: string | null;
   sync_app_status: string;
   last_seen_at: Timestamp | null;
+  /** What the device can deliver (contract LaserProfile); null until an IT admin enters it. */
+  laser_profile: NullableJson<LaserProfile>;
   created_at: CreatedAt;
 }
 
@@ -179,6 +182,10 @@ export interface TreatmentsTable {
   laser_mode: string | null;
   iol_status: string | null;
   laser_dose: number | null;
+  /** Micropulse duty cycle, % (null in continuous mode or not yet set). */
+  duty_cycle_percent: number | null;
+  /** The device chosen to treat when it is not the exam's own (devices.id); null: the exam's device. */
+  treatment_device_id: string | null;
   /** The exam file's diagnostic data, unknown fields included; null for sessions uploaded before issue 17. */
   diagnostics: NullableJson<ExamDiagnostics>;
   error_params: NullableJson<Record<string, string | number>>;

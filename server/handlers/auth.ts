@@ -31,8 +31,10 @@ import {
   throttled,
   type ThrottleRule,
 } from '../security/throttle';
-import { hashToken, newToken } from '../security/tokens';
-import { consumeLink, revokeOpenLinks } from '../services/user-tokens';
+import { hashToken } from '../security/tokens';
+import { consumeLink } from '../services/user-tokens';
+import { issueResetLink, RESET_LINK_MS, resetLinkUrl } from '../services/reset-links';
+import { notifyPasswordChanged } from '../services/account-notices';
 import { audit } from '../services/audit';
 import { notify } from '../services/notifications';
 import { announce, event } from '../realtime/announce';
@@ -49,7 +51,6 @@ import {
 export const EULA_VERSION = '2026-01';
 export const PRIVACY_NOTICE_VERSION = '2026-01';
 
-const RESET_LINK_MS = 60 * 60 * 1000;
 const MINUTE = 60_000;
 /** Reset requests from one address: 20 within 15 minutes, then 429 for 15 minutes. */
 const RESET_ADDRESS_RULE: ThrottleRule = { limit: 20, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
@@ -201,19 +202,10 @@ export function authHandlers(ctx: AppContext): Handlers {
     if (!sending || !user) return answer;
     void ctx.mailer
       .sendLater(async () => {
-        const now = ctx.clock.now();
-        const token = newToken();
-        const expiresAt = new Date(now.getTime() + RESET_LINK_MS);
-        await ctx.db.transaction().execute(async (tx) => {
-          await revokeOpenLinks(tx, [user.id], now, 'reset');
-          await tx
-            .insertInto('user_tokens')
-            .values({ user_id: user.id, kind: 'reset', token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
-            .execute();
-        });
+        const token = await ctx.db.transaction().execute((tx) => issueResetLink(tx, user.id, ctx.clock.now(), RESET_LINK_MS));
         // The e-mail goes out in the user's own language (the one the profile chose).
         const lang = user.lang === 'de' ? 'de' : 'en';
-        const link = `${ctx.config.publicUrl}/new-password?token=${encodeURIComponent(token)}`;
+        const link = resetLinkUrl(ctx.config.publicUrl, token);
         const params = { name: `${user.first_name} ${user.last_name}`.trim(), link, minutes: RESET_LINK_MS / MINUTE };
         return { to: user.email, subject: translate(lang, 'mail.reset.subject', params), text: translate(lang, 'mail.reset.body', params) };
       })
@@ -265,6 +257,7 @@ export function authHandlers(ctx: AppContext): Handlers {
       targetType: 'user',
       targetId: link.userId,
     });
+    notifyPasswordChanged(ctx, request, link.userId);
     return done(translate(request.lang, 'reset.done'));
   };
 

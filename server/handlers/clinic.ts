@@ -3,13 +3,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { BillingUsage } from '../../generated/model/billingUsage';
 import type { BillingUsageRow } from '../../generated/model/billingUsageRow';
-import type { Device } from '../../generated/model/device';
 import type { GetBillingUsageParams } from '../../generated/model/getBillingUsageParams';
 import type { ForceResetPassword } from '../../generated/model/forceResetPassword';
 import type { ListDevicesParams } from '../../generated/model/listDevicesParams';
 import type { SecuritySettings } from '../../generated/model/securitySettings';
 import type { AppContext } from '../context';
-import type { Database, DeviceRow } from '../db/tables';
+import type { LaserProfileInput } from '../../generated/model/laserProfileInput';
+import type { Database } from '../db/tables';
 import { invalid, unauthorized } from '../http/errors';
 import type { Handler, Handlers } from '../http/handler';
 import { done, success } from '../http/handler';
@@ -18,6 +18,10 @@ import { audit } from '../services/audit';
 import { containsPattern, pageMeta } from '../db/listing';
 import { sql } from 'kysely';
 import { endUserSessions } from '../services/sessions';
+import { FORCED_RESET_LINK_MS, issueResetLink, resetLinkUrl } from '../services/reset-links';
+import { toDevice, updateLaserProfile } from '../services/laser-profiles';
+
+const HOUR_MS = 60 * 60 * 1000;
 
 function caller(request: FastifyRequest) {
   if (!request.auth) throw unauthorized();
@@ -68,20 +72,6 @@ async function chosenUsers(db: Database, clinicId: string, scope: string, ids: s
   const found = await db.selectFrom('users').select('id').where('clinic_id', '=', clinicId).where('id', 'in', unique).execute();
   if (found.length !== unique.length) throw invalid({ users: ['clinic.unknown_users'] });
   return unique;
-}
-
-function toDevice(row: DeviceRow): Device {
-  const online = row.sync_app_status === 'RUNNING';
-  return {
-    id: row.id,
-    deviceId: row.device_id,
-    opticalHeadId: row.optical_head_id,
-    camera: row.camera,
-    description: row.description,
-    syncAppStatus: online ? 'RUNNING' : 'CONNECTION_FAILED',
-    online,
-    lastSeenAt: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
-  };
 }
 
 /** The longest billing range one request may ask for. */
@@ -201,39 +191,50 @@ export function clinicHandlers(ctx: AppContext): Handlers {
     const auth = caller(request);
     const chosen = await chosenUsers(db, auth.clinicId, request.body.user, request.body.users);
     const now = ctx.clock.now();
-    // Only accounts with a password can reset it (invited users set theirs when they accept); never the
-    // calling IT admin.
+    // Accounts that have had a password (invited users set theirs when they accept); never the calling IT admin.
     let query = db
       .selectFrom('users')
       .select(['id', 'email', 'first_name', 'last_name', 'status', 'lang'])
       .where('clinic_id', '=', auth.clinicId)
       .where('id', '!=', auth.userId)
-      .where('password_hash', 'is not', null);
+      .where('invite_status', '=', 'accepted');
     if (request.body.user === 'several') query = query.where('id', 'in', chosen);
     const targets = await query.execute();
     const ids = targets.map((t) => t.id);
-    if (ids.length) {
-      await db.transaction().execute(async (tx) => {
-        await tx.updateTable('users').set({ must_change_password: true, updated_at: now }).where('id', 'in', ids).execute();
-        await endUserSessions(tx, ids, 'forced_reset', now);
-        await audit(tx, request, {
-          action: 'clinic.force_password_reset',
-          outcome: 'success',
-          targetType: 'clinic',
-          targetId: auth.clinicId,
-          detail: { scope: request.body.user, users: ids },
-        });
+    if (!ids.length) return done(translate(request.lang, 'clinic.password_reset_forced'));
+    // The password stops working at once (a leaked one must not sign in to "change" itself): cleared, the
+    // sessions ended, and each active user sent a link to choose a new one.
+    const links = await db.transaction().execute(async (tx) => {
+      await tx.updateTable('users').set({ password_hash: null, must_change_password: true, updated_at: now }).where('id', 'in', ids).execute();
+      await endUserSessions(tx, ids, 'forced_reset', now);
+      await audit(tx, request, {
+        action: 'clinic.force_password_reset',
+        outcome: 'success',
+        targetType: 'clinic',
+        targetId: auth.clinicId,
+        detail: { scope: request.body.user, users: ids },
       });
-      const clinic = await db.selectFrom('clinics').select('name').where('id', '=', auth.clinicId).executeTakeFirstOrThrow();
+      const issued: { target: (typeof targets)[number]; token: string }[] = [];
       for (const target of targets.filter((t) => t.status === 'active')) {
-        const lang = target.lang === 'de' ? 'de' : 'en';
-        const params = { name: `${target.first_name} ${target.last_name}`.trim(), clinic: clinic.name, link: `${ctx.config.publicUrl}/sign-in` };
-        await ctx.mailer.send({
-          to: target.email,
-          subject: translate(lang, 'mail.force_reset.subject', params),
-          text: translate(lang, 'mail.force_reset.body', params),
-        });
+        issued.push({ target, token: await issueResetLink(tx, target.id, now, FORCED_RESET_LINK_MS) });
       }
+      return issued;
+    });
+    const clinic = await db.selectFrom('clinics').select('name').where('id', '=', auth.clinicId).executeTakeFirstOrThrow();
+    for (const { target, token } of links) {
+      const lang = target.lang === 'de' ? 'de' : 'en';
+      const params = {
+        name: `${target.first_name} ${target.last_name}`.trim(),
+        clinic: clinic.name,
+        link: resetLinkUrl(ctx.config.publicUrl, token),
+        hours: FORCED_RESET_LINK_MS / HOUR_MS,
+        signIn: `${ctx.config.publicUrl}/sign-in`,
+      };
+      await ctx.mailer.send({
+        to: target.email,
+        subject: translate(lang, 'mail.force_reset.subject', params),
+        text: translate(lang, 'mail.force_reset.body', params),
+      });
     }
     return done(translate(request.lang, 'clinic.password_reset_forced'));
   };
@@ -287,6 +288,19 @@ export function clinicHandlers(ctx: AppContext): Handlers {
     return { status: 'Success', data: rows.map(toDevice), meta: pageMeta({ page, perPage }, Number(total)) };
   };
 
+  const updateDeviceLaserProfile: Handler<{ Params: { id: string }; Body: LaserProfileInput }> = async (request) => {
+    const auth = caller(request);
+    const { device, before } = await updateLaserProfile(ctx, auth, request.params.id, request.body.laserProfile);
+    await audit(db, request, {
+      action: 'device.laser_profile_updated',
+      outcome: 'success',
+      targetType: 'device',
+      targetId: device.id,
+      detail: { deviceId: device.deviceId, before, after: device.laserProfile },
+    });
+    return success(device, translate(request.lang, 'device.laser_profile_saved'));
+  };
+
   const getBillingUsage: Handler<{ Querystring: GetBillingUsageParams }> = async (request) => {
     const auth = caller(request);
     const { from, to } = request.query;
@@ -296,5 +310,5 @@ export function clinicHandlers(ctx: AppContext): Handlers {
     return success(await billingUsage(db, auth.clinicId, from, to));
   };
 
-  return { getClinicSettings, updateClinicSettings, forceResetPassword, stopRenewPassword, listDevices, getBillingUsage };
+  return { getClinicSettings, updateClinicSettings, forceResetPassword, stopRenewPassword, listDevices, updateDeviceLaserProfile, getBillingUsage };
 }

@@ -5,12 +5,14 @@ import type { BrightnessInput } from '../../generated/model/brightnessInput';
 import type { DownloadTreatmentReportParams } from '../../generated/model/downloadTreatmentReportParams';
 import type { ExclusionZonesInput } from '../../generated/model/exclusionZonesInput';
 import type { FinalAdjustmentsInput } from '../../generated/model/finalAdjustmentsInput';
+import type { GetPreviousTreatmentParams } from '../../generated/model/getPreviousTreatmentParams';
 import type { MaculaGridInput } from '../../generated/model/maculaGridInput';
 import type { SignOffInput } from '../../generated/model/signOffInput';
 import type { AppContext } from '../context';
 import { type Handler, type Handlers, success } from '../http/handler';
 import { translate } from '../i18n';
 import { audit } from '../services/audit';
+import { planSafetyOf, treatmentDevicesOf } from '../services/clinical-safety';
 import { listPlanChanges } from '../services/plan-audit';
 import { saveBrightness, saveExclusionZones, saveFinalAdjustments, saveMaculaGrid, type PlanActor } from '../services/plan-steps';
 import { parameterSetFile, signOff } from '../services/parameter-set';
@@ -25,7 +27,7 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
   const getPlan: Handler<ById> = async (request) => {
     const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
     await audit(ctx.db, request, { action: 'plan.read', outcome: 'success', targetType: 'treatment', targetId: row.id });
-    return success(planOf(row));
+    return success(planOf(row, await planSafetyOf(ctx.db, row)));
   };
 
   /** A plan step: saved, then the plan read back as it now stands. */
@@ -36,8 +38,14 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
       await save(ctx, { userId: auth.userId, clinicId: auth.clinicId, role: auth.role }, request.params.id, request.body as B);
       await audit(ctx.db, request, { action, outcome: 'success', targetType: 'treatment', targetId: request.params.id });
       const row = await findTreatmentRow(ctx.db, auth.clinicId, request.params.id);
-      return success(planOf(row), translate(request.lang, 'treatment.updated'));
+      return success(planOf(row, await planSafetyOf(ctx.db, row)), translate(request.lang, 'treatment.updated'));
     };
+
+  const listTreatmentDevices: Handler<ById> = async (request) => {
+    // 404 for a session out of reach, as every read of a session.
+    const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
+    return success(await treatmentDevicesOf(ctx.db, row.clinic_id));
+  };
 
   const listTreatmentAudit: Handler<ById> = async (request) => {
     const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
@@ -86,9 +94,9 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
       .send(report.bytes);
   };
 
-  const getPreviousTreatment: Handler<ById> = async (request) => {
+  const getPreviousTreatment: Handler<ById & { Querystring: GetPreviousTreatmentParams }> = async (request) => {
     const auth = request.auth!;
-    const answer = await previousTreatment(ctx, auth.clinicId, request.params.id, request.lang, wakeJobs);
+    const answer = await previousTreatment(ctx, auth.clinicId, request.params.id, request.lang, wakeJobs, request.query.earlierSessionId);
     await audit(ctx.db, request, {
       action: 'plan.previous_treatment_read',
       outcome: 'success',
@@ -107,6 +115,7 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
     saveBrightness: step<BrightnessInput>('plan.brightness_saved', saveBrightness),
     saveFinalAdjustments: step<FinalAdjustmentsInput>('plan.final_adjustments_saved', saveFinalAdjustments),
     listTreatmentAudit,
+    listTreatmentDevices,
     confirmTreatment,
     downloadParameterSet,
     downloadTreatmentReport,

@@ -6,9 +6,10 @@ import type { UserUpdate } from '../db/tables';
 import { HttpError, invalid, notFound } from '../http/errors';
 import { done, success, type Handler, type Handlers } from '../http/handler';
 import { type MessageKey, translate } from '../i18n';
-import { hashPassword, verifyPassword } from '../security/password-hash';
+import { hashPassword } from '../security/password-hash';
 import { policyFor } from '../security/policy';
-import { accountKey, ACCOUNT_RULE, assertNotThrottled, clearFailures, failAndSlowDown } from '../security/throttle';
+import { confirmPassword } from '../security/throttle';
+import { notifyPasswordChanged } from '../services/account-notices';
 import { audit } from '../services/audit';
 import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
 import { revokeOpenLinks } from '../services/user-tokens';
@@ -130,11 +131,8 @@ export function profileHandlers(ctx: AppContext): Handlers {
       .where('clinic_id', '=', clinicId)
       .executeTakeFirst();
     if (!user) throw notFound();
-    // Guessing the current password through this call counts against the account like sign-in does.
-    const key = accountKey(user.email);
-    await assertNotThrottled(ctx, [key]);
-
-    const currentOk = await verifyPassword(user.password_hash, currentPassword);
+    // Guessing the current password through this call counts on the user's own re-authentication key.
+    const currentOk = await confirmPassword(ctx, user, currentPassword);
     const errors: Record<string, MessageKey[]> = {};
     if (!currentOk) {
       errors.currentPassword = ['validation.current_password_wrong'];
@@ -145,7 +143,6 @@ export function profileHandlers(ctx: AppContext): Handlers {
         targetId: user.id,
         detail: { reason: 'wrong_current_password' },
       });
-      await failAndSlowDown(ctx, [[key, ACCOUNT_RULE]]);
     } else if (password === currentPassword) {
       errors.password = ['validation.password_unchanged'];
     }
@@ -164,8 +161,8 @@ export function profileHandlers(ctx: AppContext): Handlers {
       // A reset link asked for earlier must not set the password back afterwards.
       await revokeOpenLinks(tx, [user.id], now, 'reset');
     });
-    await clearFailures(ctx, key);
     await audit(ctx.db, request, { action: 'changePassword', outcome: 'success', targetType: 'user', targetId: user.id });
+    notifyPasswordChanged(ctx, request, user.id);
     return done(translate(request.lang, 'password.changed'));
   };
 

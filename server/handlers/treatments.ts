@@ -26,7 +26,8 @@ export function treatmentsHandlers(ctx: AppContext, wakeJobs: () => void): Handl
       throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { file: ['upload.file_required'] });
     }
     try {
-      const accepted = await acceptExam(ctx, request, auth, file, { patientId: request.query.patientId, lang: request.lang });
+      const { patientId, confirmDevicePatientId } = request.query;
+      const accepted = await acceptExam(ctx, request, auth, file, { patientId, confirmDevicePatientId, lang: request.lang });
       wakeJobs();
       return reply.code(201).send(success(accepted, translate(request.lang, 'treatment.uploaded')));
     } catch (error) {

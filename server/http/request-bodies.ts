@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operationsOf } from '../contract';
 import type { MessageKey } from '../i18n';
+import { AVATAR_MAX_BYTES } from '../services/avatars';
 import { isStagedFile } from '../storage';
 import { HttpError, badRequest, invalid, notFound } from './errors';
 
@@ -33,6 +34,24 @@ export function declaredBodies(contract: Record<string, unknown>, prefix: string
   return bodies;
 }
 
+/**
+ * The query parameters each route declares (its operation's and its path's). A name no route declares is no
+ * part of any call: it is dropped before validation, whatever it holds, so `?x=%00` changes nothing.
+ */
+export function declaredQueries(contract: Record<string, unknown>, prefix: string): Map<string, Set<string>> {
+  type Parameter = { $ref?: string; name?: string; in?: string };
+  const paths = contract.paths as Record<string, Record<string, { parameters?: Parameter[] }> & { parameters?: Parameter[] }>;
+  const shared = ((contract.components as { parameters?: Record<string, Parameter> } | undefined)?.parameters ?? {}) as Record<string, Parameter>;
+  const resolved = (parameter: Parameter) => (parameter.$ref ? shared[parameter.$ref.replace('#/components/parameters/', '')] : parameter);
+  const queries = new Map<string, Set<string>>();
+  for (const { method, path } of operationsOf(contract)) {
+    const parameters = [...(paths[path].parameters ?? []), ...(paths[path][method.toLowerCase()].parameters ?? [])].map(resolved);
+    const names = parameters.filter((parameter) => parameter?.in === 'query').map((parameter) => parameter!.name!);
+    queries.set(routeKey(method, `${prefix}${path.replace(/\{(\w+)\}/g, ':$1')}`), new Set(names));
+  }
+  return queries;
+}
+
 const mediaTypeOf = (header: string | undefined) => header?.split(';')[0].trim().toLowerCase() || null;
 
 const hasBody = (request: FastifyRequest) => {
@@ -44,17 +63,46 @@ export function unsupportedType(expected: string[]): HttpError {
   return new HttpError(415, 'request.unsupported_type', 'request.content_type', { expected: expected.join(', ') });
 }
 
-/** `exempt`: routes outside the contract that read their bodies themselves (the realtime events API). */
-export function installBodyRules(app: FastifyInstance, contract: Record<string, unknown>, bodyLimit: number, exempt: string[] = []): void {
+/** The largest JSON or form body of the contract (5,000 spot ids of 7 digits are about 40 KiB). */
+export const JSON_BODY_LIMIT = 64 * 1024;
+/** A multipart form with an avatar: the avatar's 3 MB and its few fields. */
+export const FORM_BODY_LIMIT = AVATAR_MAX_BYTES + 256 * 1024;
+
+/**
+ * `exempt`: routes outside the contract that read their bodies themselves (the realtime events API).
+ * `uploadRoute` alone may take `uploadLimit` (an exam file); a form with an avatar takes FORM_BODY_LIMIT and
+ * every other body JSON_BODY_LIMIT, so nobody makes the server read 100 MB where a few KiB are expected.
+ */
+export function installBodyRules(
+  app: FastifyInstance,
+  contract: Record<string, unknown>,
+  limits: { uploadRoute: string; uploadLimit: number },
+  exempt: string[] = [],
+): void {
   const bodies = declaredBodies(contract, '/api');
   const bodyOf = (request: FastifyRequest) => bodies.get(routeKey(request.method, request.routeOptions.url));
+  const queries = declaredQueries(contract, '/api');
+  const limitOf = (method: string, url: string) => {
+    if (method === 'POST' && url === limits.uploadRoute) return limits.uploadLimit;
+    return bodies.get(routeKey(method, url))?.types.includes('multipart/form-data') ? FORM_BODY_LIMIT : JSON_BODY_LIMIT;
+  };
+  // Each contract route reads at most its own limit (Fastify answers 413 once a body grows past it).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!route.url.startsWith('/api/') || exempt.includes(route.url) || route.bodyLimit !== undefined) return;
+    route.bodyLimit = Math.max(...methods.map((method) => limitOf(method, route.url)));
+  });
 
   app.addHook('onRequest', async (request) => {
     const declaredLength = Number(request.headers['content-length'] ?? 0);
-    if (declaredLength > bodyLimit) {
-      const code = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' ? 'upload.too_large' : 'request.too_large';
+    if (declaredLength > (request.routeOptions.bodyLimit ?? limits.uploadLimit)) {
+      const multipart = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data';
+      // A form with an avatar (not the exam upload) is refused as its avatar would be, under the field.
+      const form = multipart && request.routeOptions.bodyLimit === FORM_BODY_LIMIT;
+      const key: MessageKey = form ? 'avatar.invalid_format' : multipart ? 'upload.too_large' : 'request.too_large';
+      const fields: Record<string, MessageKey[]> = form ? { avatar: [key] } : {};
       // The client is still sending what will never be read: closing tells it to stop.
-      throw new HttpError(413, code, code, {}, {}, {}, { Connection: 'close' });
+      throw new HttpError(413, form ? 'avatar.too_large' : key, key, {}, fields, {}, { Connection: 'close' });
     }
     if (request.method === 'GET' || request.method === 'HEAD') return;
     if (exempt.includes(request.routeOptions.url ?? '')) return;
@@ -93,6 +141,9 @@ export function installBodyRules(app: FastifyInstance, contract: Record<string, 
     const body = request.body;
     if (mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' && !multipartReadable(request)) throw badRequest();
     if (body === undefined && bodyOf(request)?.required) throw invalid({ body: ['validation.required'] });
+    const declaredQuery = queries.get(routeKey(request.method, request.routeOptions.url));
+    const query = request.query as Record<string, unknown> | undefined;
+    if (declaredQuery && query) for (const name of Object.keys(query)) if (!declaredQuery.has(name)) delete query[name];
     const fields: Record<string, MessageKey[]> = Object.create(null);
     request.body = normalised(body, '', fields);
     request.query = normalised(request.query, '', fields);

@@ -4,6 +4,7 @@ import compress from '@fastify/compress';
 import fastifyStatic, { type SetHeadersResponse } from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sep } from 'node:path';
+import { badRequest, notFound } from './errors';
 
 /** Hashed build output: a new build gives new names, so a browser may keep each file for a year. */
 export const ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -29,6 +30,22 @@ function decodedPath(pathname: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** A `..` segment, however spelt (`%2e%2e`, `..%2f`, a backslash): the path climbs out of where it points. */
+const CLIMBING_SEGMENT = /(?:^|[/\\])\.\.(?:[/\\]|$)/;
+
+/**
+ * Refuses a path with a `..` segment before anything reads it (`curl --path-as-is /../../etc/passwd`): the
+ * file server would refuse it as a 403 that surfaced as a 500. No page of ours has one (400); under /api it
+ * can only be an id, which then names no resource (404, as the contract lists for every id).
+ */
+export function refuseClimbingPaths(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const path = decodedPath(request.url.split('?')[0]);
+    if (path === null || !CLIMBING_SEGMENT.test(path)) return;
+    throw request.url.startsWith('/api/') ? notFound() : badRequest();
+  });
 }
 
 function isServable(pathname: string): boolean {

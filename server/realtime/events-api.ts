@@ -17,7 +17,7 @@ const CHANNEL_NAME = /^[A-Za-z0-9_\-=@,.;]{1,200}$/;
 
 export const EVENTS_ROUTES = ['/apps/:appId/events', '/apps/:appId/batch_events'];
 
-class PusherApiError extends Error {
+export class PusherApiError extends Error {
   constructor(
     readonly status: number,
     message: string,

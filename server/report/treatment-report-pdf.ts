@@ -284,11 +284,13 @@ function laserRows(treatment: Treatment, f: Formats): Row[] {
   rows.push([f.t('laser.spacing'), treatment.spotSpacing == null ? dash : f.t('laser.spacingValue', { value: f.number(treatment.spotSpacing, 2) })]);
   rows.push([f.t('laser.pulse'), treatment.pulseDurationMs == null ? dash : `${f.number(treatment.pulseDurationMs, 1)}\u00a0ms`]);
   rows.push([f.t('laser.mode'), treatment.laserMode ? f.t(`laser.modes.${treatment.laserMode}`) : dash]);
+  if (treatment.laserMode === 'micropulse') rows.push([f.t('laser.dutyCycle'), treatment.dutyCyclePercent == null ? dash : `${f.number(treatment.dutyCyclePercent, 1)}\u00a0%`]);
+  const device = treatment.plan.safety?.treatmentDevice;
+  if (device) {
+    rows.push([f.t('laser.device'), device.deviceId]);
+    if (device.laserProfile) rows.push([f.t('laser.wavelength'), `${f.number(device.laserProfile.wavelengthNm)}\u00a0nm`]);
+  }
   rows.push([f.t('laser.laserDose'), treatment.laserDose == null ? dash : f.mw(treatment.laserDose)]);
-  const powers = enabledPowers(treatment);
-  if (powers.length) rows.push([f.t('laser.powerRange'), `${f.number(Math.min(...powers), 1)}–${f.mw(Math.max(...powers))}`]);
-  const model = treatment.plan.brightness;
-  if (model) rows.push([f.t('laser.factors'), f.t('laser.factorsValue', { min: f.number(model.minFactor, 2), max: f.number(model.maxFactor, 2) })]);
   const grid = treatment.plan.gridSettings;
   if (grid) {
     rows.push([f.t('laser.pattern'), f.t(`laser.patterns.${grid.pattern}`)]);
@@ -310,6 +312,16 @@ function powerRows(treatment: Treatment, f: Formats): Row[] {
     rows.push([f.t('power.min'), f.mw(Math.min(...powers))]);
     rows.push([f.t('power.median'), f.mw(median(powers))]);
     rows.push([f.t('power.max'), f.mw(Math.max(...powers))]);
+  }
+  const model = treatment.plan.brightness;
+  if (model) {
+    rows.push([f.t('laser.factors'), f.t('laser.factorsValue', { min: f.number(model.minFactor, 2), max: f.number(model.maxFactor, 2) })]);
+    // Above the titrated power only by a physician's explicit choice, which the report names (issue 26).
+    if (model.aboveTitration) {
+      const { by, at } = model.aboveTitration;
+      rows.push([f.t('laser.aboveTitration'), f.t('laser.aboveTitrationValue', { max: f.number(model.maxFactor, 2), name: by.name, at: f.dateTime(at) })]);
+    } else if (model.maxFactor <= 1) rows.push([f.t('laser.titration'), f.t('laser.titrationValue')]);
+    if (model.excludedSpots) rows.push([f.t('laser.excluded'), f.t('laser.excludedValue', { count: f.number(model.excludedSpots) })]);
   }
   return rows;
 }

@@ -7,12 +7,15 @@
 // - `ip:<address>`, any accounts from one address: password spraying.
 // The last two lock only addresses the account has never signed in from: the clinic's staff at their
 // usual (often shared) address keep signing in while a stranger's guesses are held back.
+// - `reauth:<user id>`, a signed-in user confirming with their password (sign-off, password change): fed
+//   only by that user's own failures, so strangers' sign-in guesses never hold back a sign-off.
 // Locks grow by back-off (1, 2, 4, 8, 15 minutes) instead of one long wall. Failures before a lock are
 // slowed by a short growing delay. State lives in the `throttles` table, so several server instances
 // share it and a restart does not forget it. All times come from the context clock.
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
+import { verifyPassword } from './password-hash';
 
 export interface ThrottleRule {
   /** Failures within the window that lock the key. */
@@ -35,6 +38,11 @@ export const PAIR_RULE: ThrottleRule = { limit: 5, windowMs: HOUR, lockMs: 15 * 
 export const ACCOUNT_RULE: ThrottleRule = { limit: 10, windowMs: HOUR, lockMs: 15 * MINUTE, backoffMs: MINUTE };
 /** Any accounts from one address: 30 wrong passwords, then the same back-off (for accounts new to it). */
 export const ADDRESS_RULE: ThrottleRule = { limit: 30, windowMs: HOUR, lockMs: 15 * MINUTE, backoffMs: MINUTE };
+/**
+ * A signed-in user confirming with their password (sign-off, password change): ten wrong ones, then the same
+ * back-off. A count of the user's own: failed sign-ins from elsewhere never hold back a physician's sign-off.
+ */
+export const REAUTH_RULE: ThrottleRule = { limit: 10, windowMs: HOUR, lockMs: 15 * MINUTE, backoffMs: MINUTE };
 /** How long a successful sign-in makes its address known for the account. */
 export const KNOWN_ADDRESS_MS = 90 * DAY;
 
@@ -42,6 +50,7 @@ const normalEmail = (email: string) => email.trim().toLowerCase();
 export const accountKey = (email: string) => `account:${normalEmail(email)}`;
 export const addressKey = (ip: string) => `ip:${ip}`;
 export const pairKey = (email: string, ip: string) => `login:${normalEmail(email)}|${ip}`;
+export const reauthKey = (userId: string) => `reauth:${userId}`;
 
 /** How long the n-th failure locks a key under `rule` (0 below its limit). */
 export function lockMsFor(rule: ThrottleRule, failures: number): number {
@@ -211,4 +220,19 @@ export async function failAndSlowDown(ctx: AppContext, entries: [string, Throttl
   for (const [key, rule] of entries) failures = Math.max(failures, await recordFailure(ctx, key, rule));
   const delay = failureDelayMs(failures);
   if (delay > 0) await pause(delay);
+}
+
+/**
+ * Is `password` the signed-in user's own? Counted on the user's re-authentication key only (REAUTH_RULE):
+ * 429 once it is locked; a right password clears it.
+ */
+export async function confirmPassword(ctx: AppContext, user: { id: string; password_hash: string | null }, password: string): Promise<boolean> {
+  const key = reauthKey(user.id);
+  await assertNotThrottled(ctx, [key]);
+  if (await verifyPassword(user.password_hash, password)) {
+    await clearFailures(ctx, key);
+    return true;
+  }
+  await failAndSlowDown(ctx, [[key, REAUTH_RULE]]);
+  return false;
 }

@@ -3,7 +3,8 @@
 // offline, and a few notifications. Written in one transaction: a demo is all there or not at all.
 import { sql } from 'kysely';
 import { Readable } from 'node:stream';
-import { buildSampleExam } from './sample-exam';
+import { buildSampleExam, SAMPLE_DEVICE } from './sample-exam';
+import { GREEN_LASER_PROFILE, YELLOW_LASER_PROFILE } from './laser-profiles';
 import { DEMO_SESSIONS } from './demo-sessions';
 import type { AppContext } from '../context';
 import type { Database } from '../db/tables';
@@ -262,12 +263,14 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
       .values([
         {
           clinic_id: clinicId,
-          device_id: 'NAV-2024-0417',
-          optical_head_id: 'OH-7731',
+          // The laser the demo's exams come from.
+          device_id: SAMPLE_DEVICE.deviceId,
+          optical_head_id: SAMPLE_DEVICE.opticalHeadId,
           camera: 'Fundus camera FC-5 (45°)',
           description: 'Laser room 1',
           sync_app_status: 'RUNNING',
           last_seen_at: ago(MINUTE),
+          laser_profile: JSON.stringify(YELLOW_LASER_PROFILE),
           created_at: ago(380 * DAY),
         },
         {
@@ -278,6 +281,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
           description: 'Laser room 2',
           sync_app_status: 'RUNNING',
           last_seen_at: ago(MINUTE),
+          laser_profile: JSON.stringify(GREEN_LASER_PROFILE),
           created_at: ago(120 * DAY),
         },
         {

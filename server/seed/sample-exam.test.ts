@@ -73,6 +73,7 @@ describe('buildSampleExam (painted fundus)', () => {
         pulseDurationMs: 15,
         laserMode: 'micropulse',
         laserDose: 90,
+        dutyCyclePercent: 5,
       });
     }
     const ids = new Set(exams.map((exam) => exam.manifest.patient.deviceSideId));

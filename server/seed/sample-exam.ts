@@ -303,7 +303,7 @@ export async function buildSampleExam(options: SampleExamOptions = {}): Promise<
     device: { ...SAMPLE_DEVICE, ...(options.deviceId && { deviceId: options.deviceId }) },
     patient: { deviceSideId, ...person },
     exam: { eye, capturedAt, fieldOfViewDeg: FIELD_OF_VIEW_DEG, umPerPixel },
-    laser: { spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90 },
+    laser: { spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90, dutyCyclePercent: 5 },
     diagnostics,
     images: [
       { role: 'fundus', file: image.file, mediaType: image.mediaType, width: image.width, height: image.height },

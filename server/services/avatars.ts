@@ -22,14 +22,29 @@ function imageTypeOf(data: Buffer): AvatarUpload['type'] | null {
   return null;
 }
 
+export const avatarTooLarge = () => new HttpError(413, 'avatar.too_large', 'avatar.invalid_format', {}, { avatar: ['avatar.invalid_format'] });
+
+/**
+ * An avatar part as it arrives, refused as soon as it grows past the limit: never more than 3 MB in memory,
+ * and the client told at once (the rest of its body is not waited for).
+ */
+export async function readAvatarPart(file: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of file) {
+    size += chunk.length;
+    if (size > AVATAR_MAX_BYTES) throw avatarTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Checks a multipart file part (a Buffer under attachFieldsToBody 'keyValues'). */
 export function readAvatarUpload(value: unknown): AvatarUpload {
   const invalid = () =>
     new HttpError(415, 'avatar.invalid_format', 'avatar.invalid_format', {}, { avatar: ['avatar.invalid_format'] });
   if (!Buffer.isBuffer(value) || value.length === 0) throw invalid();
-  if (value.length > AVATAR_MAX_BYTES) {
-    throw new HttpError(413, 'avatar.too_large', 'avatar.invalid_format', {}, { avatar: ['avatar.invalid_format'] });
-  }
+  if (value.length > AVATAR_MAX_BYTES) throw avatarTooLarge();
   const type = imageTypeOf(value);
   if (!type) throw invalid();
   return { data: value, type };

@@ -76,15 +76,18 @@ function proposedPlan(manifest: ExamManifest, fundus: PreparedImage): { plan: St
   // The stored scale is rounded first and the zones derived from it, so their µm are their pixels times the
   // plan's scale exactly (the plan's invariants check that).
   const scale = { umPerPixel: Math.round(detectedScale.umPerPixel * 1000) / 1000, source: detectedScale.source };
-  const zones = proposeExclusionZones(found, scale);
+  // Zones proposed around the landmarks as stored (rounded to 0.01 px), which the plan's checks read.
+  const landmarks = {
+    ...found,
+    fovea: { x: round2(found.fovea.x), y: round2(found.fovea.y) },
+    opticDisc: { center: { x: round2(found.opticDisc.center.x), y: round2(found.opticDisc.center.y) }, radiusPx: round2(found.opticDisc.radiusPx) },
+  };
+  const zones = proposeExclusionZones(landmarks, scale);
   return {
     plan: {
       scale,
-      fovea: { x: round2(found.fovea.x), y: round2(found.fovea.y) },
-      opticDisc: {
-        center: { x: round2(found.opticDisc.center.x), y: round2(found.opticDisc.center.y) },
-        radiusPx: round2(found.opticDisc.radiusPx),
-      },
+      fovea: landmarks.fovea,
+      opticDisc: landmarks.opticDisc,
       imagedField: {
         width: fundus.width,
         height: fundus.height,

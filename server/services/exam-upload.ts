@@ -3,7 +3,10 @@
 // processing job in one transaction. A refused file leaves no row and no file behind.
 import { readFile } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
+import type { Gender } from '../../generated/model/gender';
 import type { Patient } from '../../generated/model/patient';
+import type { PatientComparison } from '../../generated/model/patientComparison';
+import { PatientField } from '../../generated/model/patientField';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
 import type { ExamManifest, NptPatient } from '../../src/domain/npt/manifest';
 import { readExam } from '../../src/domain/npt/read-npt';
@@ -11,7 +14,7 @@ import type { AppContext } from '../context';
 import type { Database, PatientRow } from '../db/tables';
 import { removeUnreferenced, type StagedFile } from '../storage';
 import { HttpError, notFound } from '../http/errors';
-import type { Lang, MessageKey } from '../i18n';
+import { type Lang, type MessageKey, translate } from '../i18n';
 import { enqueue } from '../jobs/queue';
 import { audit } from './audit';
 import { getPatientOrThrow, patientLabel } from './patients';
@@ -135,17 +138,62 @@ async function rejectDuplicate(db: Database, clinicId: string, sha256: string): 
   );
 }
 
-function mismatch(lang: Lang, patient: NptPatient, known: PatientRow | null): HttpError {
+/**
+ * In what the file's patient differs from the patient it was uploaded for (the contract's PatientComparison):
+ * the names as `isFilePatient` compares them, the device patient id only where the patient has one.
+ */
+export function comparePatients(uploadedFor: PatientRow, file: NptPatient): PatientComparison {
+  const differs: Record<PatientField, boolean> = {
+    deviceId: uploadedFor.device_patient_id !== null && uploadedFor.device_patient_id !== file.deviceSideId,
+    name: !same(uploadedFor.name, file.name),
+    secondName: !same(uploadedFor.second_name, file.secondName),
+    birthday: uploadedFor.birthday !== file.birthday,
+    gender: uploadedFor.gender !== file.gender,
+  };
+  const differences = Object.values(PatientField).filter((field) => differs[field]);
+  return {
+    differences,
+    file: { deviceId: file.deviceSideId, name: file.name, secondName: file.secondName, birthday: file.birthday, gender: file.gender },
+    uploadedFor: {
+      id: uploadedFor.id,
+      deviceId: uploadedFor.device_patient_id,
+      name: uploadedFor.name,
+      secondName: uploadedFor.second_name,
+      birthday: uploadedFor.birthday,
+      gender: uploadedFor.gender as Gender,
+    },
+    confirmable: differences.length === 1 && differences[0] === 'deviceId',
+  };
+}
+
+const LIST_FORMATS: Record<Lang, Intl.ListFormat> = {
+  en: new Intl.ListFormat('en-GB', { type: 'conjunction' }),
+  de: new Intl.ListFormat('de-DE', { type: 'conjunction' }),
+};
+
+function mismatch(lang: Lang, comparison: PatientComparison, known: PatientRow | null): HttpError {
+  const { file } = comparison;
   const named = known
     ? { id: known.id, name: known.name, secondName: known.second_name, birthday: known.birthday, gender: known.gender }
-    : { id: null, name: patient.name, secondName: patient.secondName, birthday: patient.birthday, gender: patient.gender };
+    : { id: null, name: file.name, secondName: file.secondName, birthday: file.birthday, gender: file.gender };
+  const extra = { patient: named, comparison };
+  // Only the device's id differs: say so plainly, the card's patient may well be the file's.
+  if (comparison.confirmable) {
+    const params = { fileDeviceId: file.deviceId, patientDeviceId: comparison.uploadedFor.deviceId ?? '' };
+    return new HttpError(409, 'treatment.patient_mismatch', 'treatment.device_patient_id_mismatch', params, {}, extra);
+  }
+  const differences = LIST_FORMATS[lang].format(comparison.differences.map((field) => translate(lang, `patient.field.${field}`)));
   return new HttpError(
     409,
     'treatment.patient_mismatch',
     'treatment.patient_mismatch',
-    { patient: patientLabel({ name: named.name, second_name: named.secondName }), birthday: formatBirthday(lang, named.birthday) },
+    {
+      patient: patientLabel({ name: named.name, second_name: named.secondName }),
+      birthday: formatBirthday(lang, named.birthday),
+      differences,
+    },
     {},
-    { patient: named },
+    extra,
   );
 }
 
@@ -158,7 +206,7 @@ export async function acceptExam(
   request: FastifyRequest | null,
   uploader: Uploader,
   file: StagedFile,
-  options: { patientId?: string; lang: Lang },
+  options: { patientId?: string; confirmDevicePatientId?: boolean; lang: Lang },
 ): Promise<AcceptedExam> {
   const { clinicId } = uploader;
   const { lang } = options;
@@ -166,6 +214,7 @@ export async function acceptExam(
   const filePatient = manifest.patient;
 
   let target: PatientRow | null = null;
+  let devicePatientIdConfirmed = false;
   if (options.patientId) {
     target =
       (await ctx.db
@@ -176,7 +225,12 @@ export async function acceptExam(
         .where('status', '=', 'active')
         .executeTakeFirst()) ?? null;
     if (!target) throw notFound();
-    if (!isFilePatient(target, filePatient)) throw mismatch(lang, filePatient, await matchPatient(ctx.db, clinicId, filePatient));
+    if (!isFilePatient(target, filePatient)) {
+      const comparison = comparePatients(target, filePatient);
+      // Confirmed by a person: the patient keeps their own device id (the update below sets only a missing one).
+      devicePatientIdConfirmed = Boolean(options.confirmDevicePatientId) && comparison.confirmable;
+      if (!devicePatientIdConfirmed) throw mismatch(lang, comparison, await matchPatient(ctx.db, clinicId, filePatient));
+    }
   }
   await rejectDuplicate(ctx.db, clinicId, file.sha256);
 
@@ -259,6 +313,7 @@ export async function acceptExam(
           laser_mode: laser?.laserMode ?? null,
           iol_status: manifest.diagnostics.iolStatus ?? null,
           laser_dose: laser?.laserDose ?? null,
+          duty_cycle_percent: laser?.laserMode === 'micropulse' ? (laser.dutyCyclePercent ?? null) : null,
           diagnostics: JSON.stringify(examDiagnosticsOf(manifest.diagnostics)),
         })
         .returningAll()
@@ -272,7 +327,7 @@ export async function acceptExam(
         actorRole: uploader.role,
         targetType: 'treatment',
         targetId: treatmentId,
-        detail: { patientId, size: file.size, sha256: file.sha256 },
+        detail: { patientId, size: file.size, sha256: file.sha256, ...(devicePatientIdConfirmed && { devicePatientIdConfirmed }) },
       });
       return { row, patientId };
     });

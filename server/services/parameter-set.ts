@@ -11,7 +11,6 @@ import type { SignOffInput } from '../../generated/model/signOffInput';
 import { readExam, readParameterSet } from '../../src/domain/npt/read-npt';
 import { writeParameterSet } from '../../src/domain/npt/write-npt';
 import type { NptPlan } from '../../src/domain/npt/manifest';
-import { DEFAULT_POWER_LIMITS } from '../../src/domain/planning/brightness';
 import type { ImagedField } from '../../src/domain/planning/macula-grid';
 import { checkPlan } from '../../src/domain/planning/plan-invariants';
 import type { AppContext } from '../context';
@@ -20,9 +19,9 @@ import { conflict, HttpError, notFound } from '../http/errors';
 import type { MessageKey } from '../i18n';
 import { enqueue } from '../jobs/queue';
 import type { Claim, JobDefinition } from '../jobs/worker';
-import { verifyPassword } from '../security/password-hash';
-import { accountKey, ACCOUNT_RULE, assertNotThrottled, failAndSlowDown } from '../security/throttle';
+import { confirmPassword } from '../security/throttle';
 import { sha256Hex } from '../storage/store';
+import { checkContextOf, checkedPlanOf, treatmentDeviceOf } from './clinical-safety';
 import { displayName } from './people';
 import { assertRevision, imagedFieldOf, lockedPlan, STEP_INDEX, type PlanActor } from './plan-steps';
 import { assertChangeable } from './treatment-changes';
@@ -32,19 +31,19 @@ import { announce, heldAnnouncements, sessionEvents } from '../realtime/announce
 import { notify } from './notifications';
 import { patientLabel } from './patients';
 
-/** The plan's invariants before sign-off and before packing: a broken one answers 409 with its code. */
-function assertPackable(plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
-  const problems = checkPlan(
-    { ...plan, scale: plan.scale!, fovea: plan.fovea!, exclusionZones: plan.exclusionZones!, laserDose: laserSettingsOf(row).laserDose },
-    { field, limits: DEFAULT_POWER_LIMITS, powers: true, packing: true },
-  );
+/**
+ * The plan's invariants before sign-off and before packing, consistency and clinical limits alike, against
+ * the treating device's profile as it is now: a broken one answers 409 with its code.
+ */
+async function assertPackable(db: Parameters<typeof checkContextOf>[0], plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
+  const problems = checkPlan(checkedPlanOf(plan, row), { ...(await checkContextOf(db, row, field)), powers: true, packing: true });
   if (problems.length) {
     const [problem] = problems;
     throw new HttpError(409, problem.code, problem.code, { ...problem.params, spots: problem.spotIds.join(', ') });
   }
 }
 
-/** Signs the plan off and queues its packing. Wrong passwords count against the account as sign-ins do. */
+/** Signs the plan off and queues its packing. Wrong passwords count on the user's own re-authentication key. */
 export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: string, input: SignOffInput, wakeJobs: () => void): Promise<void> {
   // Out of reach (404) or locked (423) before the password is looked at; checked again below under the row lock.
   await assertChangeable(ctx, actor, treatmentId);
@@ -55,22 +54,19 @@ export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: st
     .where('clinic_id', '=', actor.clinicId)
     .executeTakeFirst();
   if (!user) throw notFound();
-  const key = accountKey(user.email);
-  await assertNotThrottled(ctx, [key]);
-  if (!(await verifyPassword(user.password_hash, input.password))) {
-    await failAndSlowDown(ctx, [[key, ACCOUNT_RULE]]);
+  if (!(await confirmPassword(ctx, user, input.password))) {
     throw new HttpError(422, 'auth.password_invalid', 'auth.password_invalid', {}, { password: ['auth.password_invalid'] });
   }
 
   const signed = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedPlan(tx, actor, treatmentId);
     if (row.step_index !== STEP_INDEX.confirm_sign_off) throw conflict('plan.step_out_of_order', 'plan.sign_off_early');
-    assertRevision(row, input.revision);
+    await assertRevision(tx, row, input.revision);
     const laser = laserSettingsOf(row);
     if (laser.spotSizeUm === null || laser.spotSpacing === null || laser.pulseDurationMs === null || laser.laserMode === null || laser.laserDose === null) {
       throw conflict('plan.laser_settings_missing', 'plan.laser_settings_missing');
     }
-    assertPackable(row.plan, row, await imagedFieldOf(tx, row));
+    await assertPackable(tx, row.plan, row, await imagedFieldOf(tx, row));
 
     const now = ctx.clock.now();
     const name = displayName(user);
@@ -153,19 +149,29 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
       }
       const { plan } = row;
       try {
-        assertPackable(plan, row, await imagedFieldOf(ctx.db, { ...row, plan }));
+        await assertPackable(ctx.db, plan, row, await imagedFieldOf(ctx.db, { ...row, plan }));
       } catch {
         await backToSignOff(claim, row, 'plan.packing_refused');
         return;
       }
       const laser = laserSettingsOf(row);
+      const treating = await treatmentDeviceOf(ctx.db, row);
       const signOff = plan.signOff!;
       const nptPlan: NptPlan = {
         treatmentId: row.id,
         scale: plan.scale!,
         fovea: plan.fovea!,
         exclusionZones: [plan.exclusionZones!.faz, plan.exclusionZones!.onh],
-        laser: { spotSizeUm: laser.spotSizeUm!, spotSpacing: laser.spotSpacing!, pulseDurationMs: laser.pulseDurationMs!, laserMode: laser.laserMode!, laserDose: laser.laserDose! },
+        laser: {
+          spotSizeUm: laser.spotSizeUm!,
+          spotSpacing: laser.spotSpacing!,
+          pulseDurationMs: laser.pulseDurationMs!,
+          laserMode: laser.laserMode!,
+          laserDose: laser.laserDose!,
+          dutyCyclePercent: laser.laserMode === 'micropulse' ? laser.dutyCyclePercent : null,
+          // assertPackable made sure the treating device has a profile.
+          wavelengthNm: treating!.laserProfile!.wavelengthNm,
+        },
         spots: plan.spots.filter((spot) => spot.enabled).map(({ id, x, y, xUm, yUm, powerMw }) => ({ id, x, y, xUm, yUm, powerMw: powerMw! })),
         signOff: { by: signOff.by, at: signOff.at },
       };

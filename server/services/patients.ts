@@ -8,12 +8,14 @@ import type { Gender } from '../../generated/model/gender';
 import type { Patient } from '../../generated/model/patient';
 import type { PatientBulkAction } from '../../generated/model/patientBulkAction';
 import type { PatientCreate } from '../../generated/model/patientCreate';
+import type { PatientMatch } from '../../generated/model/patientMatch';
 import type { PatientSort } from '../../generated/model/patientSort';
 import type { PatientStatus } from '../../generated/model/patientStatus';
 import type { PatientUpdate } from '../../generated/model/patientUpdate';
 import type { PlanStatus } from '../../generated/model/planStatus';
 import type { TreatmentComparisonResponseData } from '../../generated/model/treatmentComparisonResponseData';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
+import { isSameName } from '../../src/domain/patients/same-name';
 import type { AppContext } from '../context';
 import { VersionedCache, versionStamp } from '../db/freshness';
 import { containsPattern, type Page, pageMeta } from '../db/listing';
@@ -319,11 +321,59 @@ export const isUnusableText = (text: string) => TEXT_FORBIDDEN.test(text);
 // ---------------------------------------------------------------------------------------------------
 // Changes.
 
+/** At most this many likely duplicates are named in a 409 (the contract's LikelyDuplicatePatientError). */
+const LIKELY_DUPLICATES_NAMED = 10;
+
+/**
+ * The clinic's active and archived patients that a new patient may be: the same birthday, and the same name
+ * and second name as `isSameName` compares them; active first, oldest first. A patient whose deletion was
+ * requested is on the way out and no physician or nurse can open them, so they do not count.
+ */
+async function likelyDuplicates(db: Database, clinicId: string, patient: { name: string; secondName: string; birthday: string }) {
+  // The birthday narrows to a handful of rows through patients_by_birthday; names are compared here, where
+  // accents and spelled-out umlauts can be folded (no unaccent() in PGlite).
+  const rows = await db
+    .selectFrom('patients')
+    .select(['id', 'name', 'second_name', 'birthday', 'gender', 'status'])
+    .where('clinic_id', '=', clinicId)
+    .where('status', 'in', ['active', 'archived'])
+    .where('birthday', '=', patient.birthday)
+    .orderBy(sql`(status = 'active') desc`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows
+    .filter((row) => isSameName(row.name, patient.name) && isSameName(row.second_name, patient.secondName))
+    .slice(0, LIKELY_DUPLICATES_NAMED)
+    .map(
+      (row): PatientMatch => ({
+        id: row.id,
+        name: row.name,
+        secondName: row.second_name,
+        birthday: row.birthday,
+        gender: row.gender as Gender,
+        status: row.status as PatientStatus,
+      }),
+    );
+}
+
+function likelyDuplicate(patients: PatientMatch[]): HttpError {
+  const [first] = patients;
+  const key: MessageKey = patients.length > 1 ? 'patient.likely_duplicate_many' : `patient.likely_duplicate.${first!.gender}`;
+  return new HttpError(409, 'patient.likely_duplicate', key, { count: patients.length }, {}, { patients });
+}
+
+/**
+ * Adds a patient. A likely duplicate (`likelyDuplicates`) answers 409 naming them, unless the caller confirmed
+ * that this is another person (`confirmDuplicate`); the audit then keeps which patients it was added beside.
+ */
 export async function createPatient(ctx: AppContext, request: FastifyRequest, input: PatientCreate): Promise<Patient> {
   const auth = request.auth!;
-  const fields = checkPatientFields(ctx, input);
+  const { confirmDuplicate = false, ...fields } = checkPatientFields(ctx, input);
   const now = ctx.clock.now();
   const id = await ctx.db.transaction().execute(async (tx) => {
+    const duplicates = await likelyDuplicates(tx, auth.clinicId, fields);
+    if (duplicates.length && !confirmDuplicate) throw likelyDuplicate(duplicates);
     const row = await tx
       .insertInto('patients')
       .values({
@@ -340,7 +390,14 @@ export async function createPatient(ctx: AppContext, request: FastifyRequest, in
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await audit(tx, request, { action: 'patient.created', outcome: 'success', targetType: 'patient', targetId: row.id });
+    await audit(tx, request, {
+      action: 'patient.created',
+      outcome: 'success',
+      targetType: 'patient',
+      targetId: row.id,
+      // Ids only: who the new patient was confirmed to be someone other than.
+      ...(duplicates.length ? { detail: { confirmedDuplicateOf: duplicates.map((patient) => patient.id) } } : {}),
+    });
     return row.id;
   });
   announce(ctx, [event('patients.created', auth.clinicId, { patientIds: [id] })]);

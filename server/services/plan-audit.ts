@@ -44,9 +44,14 @@ function summaryOf(lang: Lang, action: PlanAuditAction, details: Details): strin
       });
       break;
     }
-    case 'brightness_saved':
-      sentence = t('plan.audit.brightness_saved', { median: n(details.median), minFactor: n(details.minFactor), maxFactor: n(details.maxFactor) });
+    case 'brightness_saved': {
+      const parts = [t('plan.audit.brightness_saved', { median: n(details.median), minFactor: n(details.minFactor), maxFactor: n(details.maxFactor) })];
+      if (typeof details.excludedSpots === 'number' && details.excludedSpots > 0) parts.push(t('plan.audit.brightness_excluded', { count: n(details.excludedSpots) }));
+      // Above the titrated power is the physician's explicit choice: the trail names it (issue 26).
+      if (typeof details.aboveTitration === 'string') parts.push(t('plan.audit.above_titration', { name: details.aboveTitration }));
+      sentence = parts.join(' ');
       break;
+    }
     case 'final_adjustments_saved': {
       const before = details.before as Record<string, number | string | null>;
       const after = details.after as Record<string, number | string | null>;
@@ -55,6 +60,8 @@ function summaryOf(lang: Lang, action: PlanAuditAction, details: Details): strin
         before.laserDose !== after.laserDose && t('plan.audit.laser_dose', { before: n(before.laserDose), after: n(after.laserDose) }),
         before.pulseDurationMs !== after.pulseDurationMs && t('plan.audit.pulse_duration', { before: n(before.pulseDurationMs), after: n(after.pulseDurationMs) }),
         before.laserMode !== after.laserMode && t('plan.audit.laser_mode', { before: mode(before.laserMode), after: mode(after.laserMode) }),
+        (before.dutyCyclePercent ?? null) !== (after.dutyCyclePercent ?? null) && t('plan.audit.duty_cycle', { before: n(before.dutyCyclePercent), after: n(after.dutyCyclePercent) }),
+        (before.treatmentDeviceId ?? null) !== (after.treatmentDeviceId ?? null) && t('plan.audit.treatment_device'),
         details.removedBefore !== details.removedAfter && t('plan.audit.removed_spots', { before: n(details.removedBefore), after: n(details.removedAfter) }),
       ].filter((change): change is string => typeof change === 'string');
       sentence = t('plan.audit.final_adjustments_saved', { changes: changes.length ? changes.join(', ') : t('plan.audit.no_change') });

@@ -16,16 +16,18 @@ import type { FinalAdjustmentsInput } from '../../generated/model/finalAdjustmen
 import type { MaculaGridInput } from '../../generated/model/maculaGridInput';
 import type { PlanAuditAction } from '../../generated/model/planAuditAction';
 import type { PlanStepName } from '../../generated/model/planStepName';
-import { DEFAULT_POWER_BOUNDS, DEFAULT_POWER_LIMITS, lumaMap, type BrightnessModel, type LumaMap } from '../../src/domain/planning/brightness';
-import { ONH_MARGIN_UM, zoneInRetina, zoneOf, zonesOverlap, type ExclusionZone } from '../../src/domain/planning/exclusion-zones';
+import { DEFAULT_POWER_BOUNDS, lumaMap, type BrightnessModel, type LumaMap } from '../../src/domain/planning/brightness';
+import { fovealMinimumUm, minimumSpacing, type ClinicalLimits, type LaserModeName } from '../../src/domain/planning/clinical-limits';
+import { estimatedScale, ONH_MARGIN_UM, zoneInRetina, zoneOf, zonesOverlap, type ExclusionZone } from '../../src/domain/planning/exclusion-zones';
 import { retinaFrame } from '../../src/domain/planning/frames';
 import { gridSurroundings, layOutGrid, TooManySpotsError, unknownSpotIds, type GridSettings, type ImagedField } from '../../src/domain/planning/macula-grid';
 import { adaptPowers, withDose } from '../../src/domain/planning/plan';
-import { checkPlan, type PlanProblem, type PlanSpot } from '../../src/domain/planning/plan-invariants';
+import { checkPlan, type PlanProblem, type PlanProblemCode, type PlanSpot } from '../../src/domain/planning/plan-invariants';
 import type { AppContext } from '../context';
 import type { Database, StoredPlan, Tables, TreatmentRow } from '../db/tables';
 import { conflict, HttpError, notFound } from '../http/errors';
 import type { MessageKey, MessageParams } from '../i18n';
+import { checkContextOf, checkedPlanOf, clinicalLimitsOf, planSafetyOf, treatmentDeviceOf } from './clinical-safety';
 import { displayName } from './people';
 import { sessionLocked } from './treatment-changes';
 import { laserSettingsOf, planOf } from './treatments';
@@ -61,7 +63,9 @@ interface StepResult {
   step: PlanStepName;
   action: PlanAuditAction;
   details: Record<string, unknown>;
-  columns?: Partial<Pick<TreatmentRow, 'spot_size_um' | 'spot_spacing' | 'pulse_duration_ms' | 'laser_mode' | 'laser_dose' | 'total_spots' | 'brightness'>>;
+  columns?: Partial<
+    Pick<TreatmentRow, 'spot_size_um' | 'spot_spacing' | 'pulse_duration_ms' | 'laser_mode' | 'laser_dose' | 'duty_cycle_percent' | 'treatment_device_id' | 'total_spots' | 'brightness'>
+  >;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -70,6 +74,24 @@ interface StepResult {
 const geometryInvalid = (key: MessageKey, fieldErrors: Record<string, MessageKey[]>, params: MessageParams = {}) =>
   new HttpError(422, 'plan.geometry_invalid', key, params, fieldErrors);
 
+/** The input a clinical refusal points at, where one does (else the spots). */
+const PROBLEM_FIELDS: Partial<Record<PlanProblemCode, string>> = {
+  'plan.laterality_mismatch': 'faz.center',
+  'plan.disc_fovea_implausible': 'onh.center',
+  'plan.disc_not_covered': 'onh',
+  'plan.spot_near_fovea': 'settings.innerRadiusUm',
+  'plan.spacing_too_small': 'settings.spacing',
+  'plan.ring_too_wide': 'settings.outerRadiusUm',
+  'plan.device_profile_missing': 'treatmentDeviceId',
+  'plan.mode_not_offered': 'laserMode',
+  'plan.spot_size_not_offered': 'settings.spotSizeUm',
+  'plan.pulse_out_of_range': 'pulseDurationMs',
+  'plan.duty_cycle_missing': 'dutyCyclePercent',
+  'plan.duty_cycle_out_of_range': 'dutyCyclePercent',
+  'plan.irradiance_too_high': 'laserDose',
+  'plan.power_above_titration': 'maxFactor',
+};
+
 /**
  * The most serious problem of a plan as the answer: powers outside the device → 409 (the plan cannot take
  * them), anything else → 422 with the problem's own code. `powerField` names the input that set the powers.
@@ -77,7 +99,7 @@ const geometryInvalid = (key: MessageKey, fieldErrors: Record<string, MessageKey
 function refusal(problem: PlanProblem, powerField: string, powerKey: MessageKey, powerParams: MessageParams = {}): HttpError {
   const params = { ...problem.params, ...powerParams, spots: problem.spotIds.join(', ') };
   if (problem.code === 'plan.power_out_of_limits') return new HttpError(409, problem.code, powerKey, params, { [powerField]: [powerKey] });
-  return new HttpError(422, problem.code, problem.code, params, { spots: [problem.code] });
+  return new HttpError(422, problem.code, problem.code, params, { [PROBLEM_FIELDS[problem.code] ?? 'spots']: [problem.code] });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -122,6 +144,11 @@ interface Loaded {
   plan: StoredPlan;
   /** Where spots may lie: the plan's imaged field, or for a plan proposed before it was kept, the display image. */
   field: ImagedField;
+  /** What the plan is held to: the clinic's limits and the treating device's laser profile. */
+  context: Awaited<ReturnType<typeof checkContextOf>>;
+  /** The acting user's name as plans show it. */
+  actorName: string;
+  tx: Tx;
 }
 
 /** A session whose plan may still change, read FOR UPDATE for the rest of the transaction. */
@@ -149,8 +176,8 @@ export async function lockedPlan(tx: Tx, actor: PlanActor, treatmentId: string):
 }
 
 /** 409 `plan.revision_stale` with the current plan when a change started from another revision. */
-export function assertRevision(row: TreatmentRow, revision: number): void {
-  if (revision !== row.plan_revision) throw new HttpError(409, 'plan.revision_stale', 'plan.revision_stale', {}, {}, { plan: planOf(row) });
+export async function assertRevision(db: Database | Tx, row: TreatmentRow, revision: number): Promise<void> {
+  if (revision !== row.plan_revision) throw new HttpError(409, 'plan.revision_stale', 'plan.revision_stale', {}, {}, { plan: planOf(row, await planSafetyOf(db, row)) });
 }
 
 /** Where spots may lie: the plan's imaged field, or for a plan proposed before it was kept, the display image. */
@@ -178,19 +205,19 @@ async function saveStep(
   treatmentId: string,
   revision: number,
   earliest: { index: number; key: MessageKey; exactly?: boolean },
-  step: (loaded: Loaded) => StepResult,
+  step: (loaded: Loaded) => StepResult | Promise<StepResult>,
 ): Promise<void> {
   const saved = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedPlan(tx, actor, treatmentId);
     if (row.step_index < earliest.index || (earliest.exactly && row.step_index !== earliest.index)) {
       throw conflict('plan.step_out_of_order', earliest.key);
     }
-    assertRevision(row, revision);
+    await assertRevision(tx, row, revision);
     const field = await imagedFieldOf(tx, row);
-    const result = step({ row, plan: row.plan, field });
-    const now = ctx.clock.now();
     const user = await tx.selectFrom('users').select(['physician_name', 'first_name', 'last_name']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
     const name = displayName(user);
+    const result = await step({ row, plan: row.plan, field, context: await checkContextOf(tx, row, field), actorName: name, tx });
+    const now = ctx.clock.now();
     const modified = actor.role === 'clinic_physicians' && (await preparedBySomeoneElse(tx, row.id, actor.userId));
     const nextRevision = row.plan_revision + 1;
     await tx
@@ -250,21 +277,49 @@ function gridOf(plan: StoredPlan, field: ImagedField, settings: GridSettings, di
   }
 }
 
-/** Refuses the plan when it breaks an invariant; `powers` once the brightness step has given them. */
-function assertValid(plan: StoredPlan, field: ImagedField, laserDose: number | null, powers: { field: string; key: MessageKey; params?: MessageParams } | null) {
+/** What the final adjustments may leave open: it is required only at sign-off. */
+const REQUIRED_AT_SIGN_OFF: ReadonlySet<PlanProblemCode> = new Set(['plan.laser_settings_missing', 'plan.device_profile_missing', 'plan.duty_cycle_missing']);
+
+/**
+ * Refuses the plan when it breaks an invariant, consistency and clinical limits alike; `powers` once the
+ * brightness step has given them; `laser` for the final adjustments (settings within the device's profile).
+ */
+function assertValid(
+  loaded: Pick<Loaded, 'row' | 'field' | 'context'>,
+  plan: StoredPlan,
+  laserDose: number | null,
+  powers: { field: string; key: MessageKey; params?: MessageParams } | null,
+  laser: Partial<TreatmentRow> | null = null,
+) {
+  const row = laser ? { ...loaded.row, ...laser } : loaded.row;
   const problems = checkPlan(
-    { ...plan, exclusionZones: zonesOf(plan), scale: plan.scale!, fovea: plan.fovea!, laserDose },
-    { field, limits: DEFAULT_POWER_LIMITS, powers: powers !== null && laserDose !== null },
-  );
+    { ...checkedPlanOf(plan, row), laserDose },
+    { ...loaded.context, powers: powers !== null && laserDose !== null, laser: laser !== null },
+  ).filter((problem) => !REQUIRED_AT_SIGN_OFF.has(problem.code));
   if (problems.length) throw refusal(problems[0], powers?.field ?? 'spots', powers?.key ?? 'plan.power_out_of_limits', powers?.params);
 }
 
-const settingsFromSession = (row: TreatmentRow, previous: GridSettings | null): GridSettings =>
-  previous ?? {
+/**
+ * The grid proposed for a session: the settings kept (or the exam's, or the default), made to keep the
+ * clinical limits (a proposal is always safe; what the user then asks for is checked as asked).
+ */
+function settingsFromSession(row: TreatmentRow, previous: GridSettings | null, limits: ClinicalLimits, context: Loaded['context']): GridSettings {
+  const settings = previous ?? {
     ...DEFAULT_GRID,
     spotSizeUm: row.spot_size_um === null ? DEFAULT_GRID.spotSizeUm : Number(row.spot_size_um),
     spacing: row.spot_spacing === null ? DEFAULT_GRID.spacing : Number(row.spot_spacing),
   };
+  const spacing = minimumSpacing(limits, row.laser_mode as LaserModeName | null, context.profile ?? null);
+  const outerRadiusUm = Math.min(settings.outerRadiusUm, limits.outerRadiusUm);
+  const innerRadiusUm = Math.min(Math.max(settings.innerRadiusUm, fovealMinimumUm(limits)), outerRadiusUm - settings.spotSizeUm);
+  return { ...settings, spacing: Math.max(settings.spacing, spacing), innerRadiusUm, outerRadiusUm };
+}
+
+/** Bounds carried into a new proposal: above the titrated power only when a physician chose it. */
+function keptBounds(model: BrightnessModel | null): BrightnessModel | typeof DEFAULT_POWER_BOUNDS {
+  if (!model) return DEFAULT_POWER_BOUNDS;
+  return model.maxFactor > DEFAULT_POWER_BOUNDS.maxFactor && !model.aboveTitration ? { ...model, maxFactor: DEFAULT_POWER_BOUNDS.maxFactor } : model;
+}
 
 /** The steps a save at `from` throws away, for the audit sentence and the answer. */
 function resetBy(row: TreatmentRow, from: number): string[] {
@@ -276,14 +331,22 @@ function resetBy(row: TreatmentRow, from: number): string[] {
   return reset;
 }
 
-/** Powers of `spots` from the display image's brightness, with `bounds`. */
-function powered(plan: StoredPlan, spots: readonly PlanSpot[], luma: LumaMap, bounds: Pick<BrightnessModel, 'minFactor' | 'maxFactor' | 'gamma'>, laserDose: number | null) {
+/** Powers of `spots` from the display image's brightness, with `bounds` (and who chose a bound above the titration). */
+function powered(
+  plan: StoredPlan,
+  spots: readonly PlanSpot[],
+  luma: LumaMap,
+  bounds: Pick<BrightnessModel, 'minFactor' | 'maxFactor' | 'gamma' | 'aboveTitration'>,
+  laserDose: number | null,
+  limits: ClinicalLimits,
+) {
   // The image was not there when the save began (processing finished meanwhile): as if still processing.
   if (!luma.width) throw conflict('plan.step_out_of_order', 'plan.still_processing');
   const settings = plan.gridSettings!;
-  const adapted = adaptPowers(spots, luma, settings.spotSizeUm / 2 / plan.scale!.umPerPixel, bounds, laserDose ?? 0);
+  const adapted = adaptPowers(spots, luma, settings.spotSizeUm / 2 / plan.scale!.umPerPixel, bounds, laserDose ?? 0, limits.brightnessOutlierMad);
+  const model: BrightnessModel = { ...adapted.model, aboveTitration: bounds.maxFactor > limits.maxPowerFactor ? (bounds.aboveTitration ?? null) : null };
   // Without a laser dose there are factors but no powers yet (the final adjustments set the dose).
-  return { model: adapted.model, spots: laserDose === null ? adapted.spots.map((spot) => ({ ...spot, powerMw: null })) : adapted.spots };
+  return { model, spots: laserDose === null ? adapted.spots.map((spot) => ({ ...spot, powerMw: null })) : adapted.spots };
 }
 
 const doseOf = (row: TreatmentRow) => laserSettingsOf(row).laserDose;
@@ -297,9 +360,12 @@ export async function saveExclusionZones(ctx: AppContext, actor: PlanActor, trea
   await saveStep(ctx, actor, treatmentId, input.revision, { index: 0, key: 'plan.still_processing' }, (loaded) => {
     const { plan, row } = loaded;
     const { field } = loaded;
-    const scale = plan.scale!;
+    const limits = clinicalLimitsOf();
     const previous = zonesOf(plan);
-    const faz = zoneOf('FAZ', input.faz, scale);
+    // The disc moves with the ONH zone unless the physician places it; an estimated scale follows the landmarks.
+    const opticDisc = input.opticDisc ?? movedDisc(plan, previous.onh, input.onh);
+    const scale = plan.scale!.source === 'estimated' && opticDisc ? roundedScale(estimatedScale(input.faz.center, opticDisc)) : plan.scale!;
+    const faz = zoneOf('FAZ', input.faz, scale, previous.faz.marginUm);
     const onh = zoneOf('ONH', input.onh, scale, previous.onh.marginUm ?? ONH_MARGIN_UM);
     const errors: Record<string, MessageKey[]> = {};
     for (const [name, zone] of [
@@ -313,22 +379,36 @@ export async function saveExclusionZones(ctx: AppContext, actor: PlanActor, trea
     if (!errors['onh.center'] && zonesOverlap(zoneInRetina(faz, frame), zoneInRetina(onh, frame))) errors.onh = ['plan.zones_overlap'];
     if (Object.keys(errors).length) throw geometryInvalid('plan.zones_invalid', errors);
 
-    const moved: StoredPlan = { ...plan, fovea: { ...faz.center }, exclusionZones: { faz, onh }, spots: [], brightness: null };
-    const settings = settingsFromSession(row, plan.gridSettings);
+    const moved: StoredPlan = { ...plan, scale, opticDisc, fovea: { ...faz.center }, exclusionZones: { faz, onh }, spots: [], brightness: null };
+    // The landmarks first, so that a disc on the wrong side is named as such rather than as an empty grid.
+    assertValid(loaded, { ...moved, gridSettings: null }, null, null);
+    const settings = settingsFromSession(row, plan.gridSettings, limits, loaded.context);
     const spots = gridOf(moved, field, settings);
     const proposal: StoredPlan = { ...moved, gridSettings: settings, spots };
-    assertValid(proposal, field, null, null);
+    assertValid(loaded, proposal, null, null);
     return {
       plan: proposal,
       step: 'pre_macula_grid_pattern',
       action: 'exclusion_zones_saved',
-      details: { faz: radii(faz), onh: radii(onh), fovea: faz.center, reset: resetBy(row, STEP_INDEX.exclusion_boundaries) },
+      details: { faz: radii(faz), onh: radii(onh), fovea: faz.center, opticDisc, scale, reset: resetBy(row, STEP_INDEX.exclusion_boundaries) },
       columns: { total_spots: enabledCount(spots), brightness: null, spot_size_um: settings.spotSizeUm, spot_spacing: settings.spacing },
     };
   });
 }
 
 const radii = (zone: ExclusionZone) => ({ xUm: zone.radiusXUm, yUm: zone.radiusYUm, rotationDeg: zone.rotationDeg });
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const roundedScale = (scale: { umPerPixel: number; source: 'manifest' | 'estimated' }) => ({ umPerPixel: Math.round(scale.umPerPixel * 1000) / 1000, source: scale.source });
+
+/** The disc moved by the ONH zone's move (a zone moved onto the disc says where the disc is). */
+function movedDisc(plan: StoredPlan, before: ExclusionZone, after: ExclusionZonesInput['onh']): StoredPlan['opticDisc'] {
+  const disc = plan.opticDisc;
+  if (!disc) return null;
+  const dx = after.center.x - before.center.x;
+  const dy = after.center.y - before.center.y;
+  return { center: { x: round2(disc.center.x + dx), y: round2(disc.center.y + dy) }, radiusPx: disc.radiusPx };
+}
 
 /** The spots of `disabled` that the layout lacks, as 422 naming the first. */
 function assertKnownSpots(spots: readonly PlanSpot[], disabled: readonly number[] | undefined) {
@@ -351,11 +431,10 @@ export async function saveMaculaGrid(ctx: AppContext, actor: PlanActor, treatmen
     const disabled = new Set(input.disabledSpotIds ?? []);
     const spots = laidOut.map((spot) => ({ ...spot, enabled: !disabled.has(spot.id) }));
     if (!enabledCount(spots)) throw geometryInvalid('plan.grid_invalid', { disabledSpotIds: ['plan.no_spots'] });
-    const bounds = plan.brightness ?? DEFAULT_POWER_BOUNDS;
-    const proposal = powered({ ...plan, gridSettings: settings }, spots, luma, bounds, doseOf(row));
+    const proposal = powered({ ...plan, gridSettings: settings }, spots, luma, keptBounds(plan.brightness), doseOf(row), clinicalLimitsOf());
     const next: StoredPlan = { ...plan, gridSettings: settings, spots: proposal.spots, brightness: proposal.model };
     // The proposal's powers are checked when the brightness step confirms them.
-    assertValid(next, field, null, null);
+    assertValid(loaded, next, null, null);
     return {
       plan: next,
       step: 'pre_brightness',
@@ -371,17 +450,31 @@ export async function saveBrightness(ctx: AppContext, actor: PlanActor, treatmen
   const luma = await displayLuma(ctx, actor, treatmentId);
   await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.pre_brightness, key: 'plan.grid_first' }, (loaded) => {
     const { plan, row } = loaded;
-    const { field } = loaded;
-    const kept = plan.brightness ?? DEFAULT_POWER_BOUNDS;
-    const bounds = { minFactor: input.minFactor ?? kept.minFactor, maxFactor: input.maxFactor ?? kept.maxFactor, gamma: kept.gamma };
-    const { model, spots } = powered(plan, plan.spots, luma, bounds, doseOf(row));
+    const limits = clinicalLimitsOf();
+    const kept = keptBounds(plan.brightness);
+    const maxFactor = input.maxFactor ?? kept.maxFactor;
+    // Above the titrated power only by a physician's explicit choice, kept with who made it and when.
+    const raised = input.maxFactor !== undefined && input.maxFactor > limits.maxPowerFactor;
+    if (raised && actor.role !== 'clinic_physicians') {
+      throw new HttpError(403, 'plan.above_titration_physician_only', 'plan.above_titration_physician_only', {}, { maxFactor: ['plan.above_titration_physician_only'] });
+    }
+    const aboveTitration = !(maxFactor > limits.maxPowerFactor) ? null : raised ? { by: { id: actor.userId, name: loaded.actorName }, at: ctx.clock.now().toISOString() } : (plan.brightness?.aboveTitration ?? null);
+    const bounds = { minFactor: input.minFactor ?? kept.minFactor, maxFactor, gamma: kept.gamma, aboveTitration };
+    const { model, spots } = powered(plan, plan.spots, luma, bounds, doseOf(row), limits);
     const next: StoredPlan = { ...plan, spots, brightness: model };
-    assertValid(next, field, doseOf(row), { field: input.maxFactor === undefined ? 'minFactor' : 'maxFactor', key: 'plan.power_out_of_limits_bounds' });
+    assertValid(loaded, next, doseOf(row), { field: input.maxFactor === undefined ? 'minFactor' : 'maxFactor', key: 'plan.power_out_of_limits_bounds' });
     return {
       plan: next,
       step: 'confirm_sign_off',
       action: 'brightness_saved',
-      details: { median: model.medianBrightness, minFactor: model.minFactor, maxFactor: model.maxFactor, reset: resetBy(row, STEP_INDEX.brightness) },
+      details: {
+        median: model.medianBrightness,
+        minFactor: model.minFactor,
+        maxFactor: model.maxFactor,
+        excludedSpots: model.excludedSpots ?? 0,
+        aboveTitration: model.aboveTitration?.by.name ?? null,
+        reset: resetBy(row, STEP_INDEX.brightness),
+      },
       columns: { brightness: model.medianBrightness, total_spots: enabledCount(spots) },
     };
   });
@@ -389,9 +482,8 @@ export async function saveBrightness(ctx: AppContext, actor: PlanActor, treatmen
 
 /** Wizard step 4: laser dose, pulse, mode and removed spots; powers from the confirmed factors. */
 export async function saveFinalAdjustments(ctx: AppContext, actor: PlanActor, treatmentId: string, input: FinalAdjustmentsInput): Promise<void> {
-  await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.confirm_sign_off, key: 'plan.brightness_first', exactly: true }, (loaded) => {
+  await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.confirm_sign_off, key: 'plan.brightness_first', exactly: true }, async (loaded) => {
     const { plan, row } = loaded;
-    const { field } = loaded;
     const dose = input.laserDose ?? doseOf(row);
     let spots = plan.spots;
     if (input.disabledSpotIds) {
@@ -402,10 +494,31 @@ export async function saveFinalAdjustments(ctx: AppContext, actor: PlanActor, tr
     }
     if (dose !== null) spots = withDose(spots, dose);
     const next: StoredPlan = { ...plan, spots };
-    assertValid(next, field, dose, { field: 'laserDose', key: 'plan.power_out_of_limits_dose', params: { dose: dose ?? 0 } });
-    const { laserDose, pulseDurationMs, laserMode } = laserSettingsOf(row);
-    const before = { laserDose, pulseDurationMs, laserMode };
-    const after = { laserDose: dose, pulseDurationMs: input.pulseDurationMs ?? before.pulseDurationMs, laserMode: input.laserMode ?? before.laserMode };
+    const { laserDose, pulseDurationMs, laserMode, dutyCyclePercent } = laserSettingsOf(row);
+    const before = { laserDose, pulseDurationMs, laserMode, dutyCyclePercent, treatmentDeviceId: row.treatment_device_id };
+    const mode = input.laserMode ?? before.laserMode;
+    const after = {
+      laserDose: dose,
+      pulseDurationMs: input.pulseDurationMs ?? before.pulseDurationMs,
+      laserMode: mode,
+      // A duty cycle belongs to micropulse; continuous mode has none.
+      dutyCyclePercent: mode === 'micropulse' ? (input.dutyCyclePercent !== undefined ? input.dutyCyclePercent : before.dutyCyclePercent) : null,
+      treatmentDeviceId: input.treatmentDeviceId ?? before.treatmentDeviceId,
+    };
+    const columns = {
+      laser_dose: after.laserDose,
+      pulse_duration_ms: after.pulseDurationMs,
+      laser_mode: after.laserMode,
+      duty_cycle_percent: after.dutyCyclePercent,
+      treatment_device_id: after.treatmentDeviceId,
+    };
+    let context = loaded.context;
+    if (input.treatmentDeviceId) {
+      const device = await treatmentDeviceOf(loaded.tx, { clinic_id: row.clinic_id, device_id: null, treatment_device_id: input.treatmentDeviceId });
+      if (!device?.laserProfile) throw new HttpError(422, 'plan.device_unknown', 'plan.device_unknown', {}, { treatmentDeviceId: ['plan.device_unknown'] });
+      context = { ...context, profile: device.laserProfile };
+    }
+    assertValid({ ...loaded, context }, next, dose, { field: 'laserDose', key: 'plan.power_out_of_limits_dose', params: { dose: dose ?? 0 } }, columns);
     return {
       plan: next,
       step: 'confirm_sign_off',
@@ -417,7 +530,7 @@ export async function saveFinalAdjustments(ctx: AppContext, actor: PlanActor, tr
         removedAfter: spots.filter((spot) => !spot.enabled).length,
         reset: [],
       },
-      columns: { laser_dose: after.laserDose, pulse_duration_ms: after.pulseDurationMs, laser_mode: after.laserMode, total_spots: enabledCount(spots) },
+      columns: { ...columns, total_spots: enabledCount(spots) },
     };
   });
 }

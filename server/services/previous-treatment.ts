@@ -1,6 +1,7 @@
-// The previous treatment on today's image (issue 17): the latest earlier session of the same patient and eye
-// whose plan has a confirmed macula grid, its display image registered onto this session's (a background job,
-// once per pair: src/domain/registration/earlier-treatment.ts), and its spots and zones carried over when read.
+// The previous treatment on today's image (issue 17): an earlier session of the same patient and eye whose
+// plan has a confirmed macula grid (the latest signed-off one unless another is asked for), its display image
+// registered onto this session's (a background job, once per pair: src/domain/registration/earlier-treatment.ts),
+// and its spots and zones carried over when read.
 // The earlier plan is read afresh each time, so a later change to it shows at once; the registration depends
 // on the two images and on the two plans' landmarks (fovea and disc): it is kept until a physician moves one of
 // them, and then found again from where they now are.
@@ -12,6 +13,7 @@ import { carryEarlierPlan, registrationSteps } from '../../src/domain/registrati
 import { rotationDegOf, scaleOf } from '../../src/domain/registration/similarity';
 import type { AppContext } from '../context';
 import type { Database, JobRow, RegistrationLandmarks, TreatmentRow } from '../db/tables';
+import { invalid } from '../http/errors';
 import { translate, type Lang, type MessageKey } from '../i18n';
 import { enqueue } from '../jobs/queue';
 import type { Claim, JobDefinition } from '../jobs/worker';
@@ -24,11 +26,23 @@ const GRID_CONFIRMED_STEP = 3;
 /** The parts of an answer that has nothing on today's image (yet). */
 const nothing = () => ({ registration: null, spots: [], exclusionZones: [], spotDiameterPx: null, message: null });
 
-/** The latest earlier session of the patient's same eye with a planned grid, by exam date (then number). */
-async function earlierPlannedSession(db: Database, today: TreatmentRow): Promise<TreatmentRow | undefined> {
+/** What the list of earlier sessions shows of each: not its plan, which only the one shown needs. */
+interface EarlierSession {
+  id: string;
+  number: number;
+  date: Date | string;
+  sign_off_at: string | null;
+}
+
+/**
+ * Every earlier session of the patient's same eye with a planned grid: signed-off ones first (what was meant
+ * to be lasered), then drafts; each by exam date, then number, newest first. The first is shown unless another
+ * is asked for.
+ */
+async function earlierPlannedSessions(db: Database, today: TreatmentRow): Promise<EarlierSession[]> {
   return db
     .selectFrom('treatments')
-    .selectAll()
+    .select(['id', 'number', 'date', sql<string | null>`plan->'signOff'->>'at'`.as('sign_off_at')])
     .where('patient_id', '=', today.patient_id)
     .where('clinic_id', '=', today.clinic_id)
     .where('eye', '=', today.eye)
@@ -37,20 +51,19 @@ async function earlierPlannedSession(db: Database, today: TreatmentRow): Promise
     .where('step_index', '>=', GRID_CONFIRMED_STEP)
     .where(sql<boolean>`jsonb_array_length(coalesce(plan->'spots', '[]'::jsonb)) > 0`)
     .where((eb) => eb.or([eb('date', '<', today.date), eb.and([eb('date', '=', today.date), eb('number', '<', today.number)])]))
+    .orderBy(sql`jsonb_typeof(plan->'signOff') = 'object'`, 'desc')
     .orderBy('date', 'desc')
     .orderBy('number', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .execute();
 }
 
-function previousSession(row: TreatmentRow): NonNullable<PreviousTreatment['session']> {
-  const signOff = row.plan?.signOff ?? null;
+function previousSession(session: EarlierSession): NonNullable<PreviousTreatment['session']> {
   return {
-    id: row.id,
-    number: row.number,
-    date: new Date(row.date).toISOString(),
-    signedOff: signOff !== null,
-    signedOffAt: signOff ? new Date(signOff.at).toISOString() : null,
+    id: session.id,
+    number: session.number,
+    date: new Date(session.date).toISOString(),
+    signedOff: session.sign_off_at !== null,
+    signedOffAt: session.sign_off_at === null ? null : new Date(session.sign_off_at).toISOString(),
   };
 }
 
@@ -59,10 +72,11 @@ const registrable = (row: TreatmentRow) => Boolean(row.plan?.scale && row.plan.f
 
 /**
  * A registrable plan's fovea and disc centre as they now stand: step 1 of the wizard makes the fovea the FAZ's
- * centre, and the ONH zone, which a physician may move onto the disc, gives the disc (else the detected one).
+ * centre and keeps the disc's own point (moved with the ONH zone, or confirmed), not the zone's centre, which
+ * a physician may draw off-centre to cover the margin.
  */
 const landmarksOf = (row: TreatmentRow) => ({
-  disc: row.plan!.exclusionZones?.onh.center ?? row.plan!.opticDisc!.center,
+  disc: row.plan!.opticDisc!.center,
   fovea: row.plan!.fovea!,
 });
 
@@ -104,16 +118,25 @@ export async function previousTreatment(
   treatmentId: string,
   lang: Lang,
   wakeJobs: () => void,
+  earlierSessionId?: string,
 ): Promise<PreviousTreatment> {
   const today = await findTreatmentRow(ctx.db, clinicId, treatmentId);
-  const earlier = await earlierPlannedSession(ctx.db, today);
-  if (!earlier) return { state: 'none', session: null, ...nothing() };
-  const session = previousSession(earlier);
-  if (today.processing_state === 'failed') {
-    return { state: 'failed', session, ...nothing(), message: translate(lang, 'previous_treatment.no_image') };
+  const candidates = await earlierPlannedSessions(ctx.db, today);
+  const shown = earlierSessionId === undefined ? candidates[0] : candidates.find((candidate) => candidate.id === earlierSessionId);
+  if (!shown) {
+    if (earlierSessionId !== undefined) throw invalid({ earlierSessionId: ['previous_treatment.not_earlier'] });
+    return { state: 'none', session: null, earlierSessions: [], ...nothing() };
   }
-  if (today.processing_state !== 'processed') return { state: 'pending', session, ...nothing() };
+  const session = previousSession(shown);
+  const earlierSessions = candidates.map(previousSession);
+  if (today.processing_state === 'failed') {
+    return { state: 'failed', session, earlierSessions, ...nothing(), message: translate(lang, 'previous_treatment.no_image') };
+  }
+  if (today.processing_state !== 'processed') return { state: 'pending', session, earlierSessions, ...nothing() };
 
+  // Its plan, read only for the session shown (deleted since the list was read: as if there were none).
+  const earlier = await ctx.db.selectFrom('treatments').selectAll().where('id', '=', shown.id).executeTakeFirst();
+  if (!earlier) return { state: 'none', session: null, earlierSessions: [], ...nothing() };
   const row = await ctx.db
     .selectFrom('treatment_registrations')
     .selectAll()
@@ -143,11 +166,11 @@ export async function previousTreatment(
         )
       : false;
   if (queued) wakeJobs();
-  if (!row || queued) return { state: 'pending', session, ...nothing() };
-  if (row.state === 'pending') return { state: 'pending', session, ...nothing() };
+  if (!row || queued) return { state: 'pending', session, earlierSessions, ...nothing() };
+  if (row.state === 'pending') return { state: 'pending', session, earlierSessions, ...nothing() };
   if (row.state === 'failed' || !row.transform || row.method === null) {
     const code = (row.error_code ?? 'previous_treatment.unregistrable') as MessageKey;
-    return { state: 'failed', session, ...nothing(), message: translate(lang, code) };
+    return { state: 'failed', session, earlierSessions, ...nothing(), message: translate(lang, code) };
   }
 
   const transform = row.transform;
@@ -159,6 +182,7 @@ export async function previousTreatment(
   return {
     state: 'registered',
     session,
+    earlierSessions,
     registration: {
       method: row.method,
       transform,

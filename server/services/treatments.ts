@@ -18,6 +18,7 @@ import { notFound } from '../http/errors';
 import { isMessageKey, translate, type Lang } from '../i18n';
 import { displayName } from './people';
 import { planStatusOf } from './plan-status';
+import { planSafetyOf } from './clinical-safety';
 
 /** The folder of a session's files (exam file, images) in the clinic's file store. */
 export const treatmentFolder = (patientId: string, treatmentId: string) => `treatments/${patientId}/${treatmentId}`;
@@ -76,12 +77,14 @@ export function laserSettingsOf(row: TreatmentRow): Required<LaserSettings> {
     laserMode: row.laser_mode as LaserMode | null,
     iolStatus: row.iol_status as IolStatus | null,
     laserDose: number(row.laser_dose),
+    dutyCyclePercent: number(row.duty_cycle_percent),
   };
 }
 
-export function planOf(row: TreatmentRow): Plan {
+export function planOf(row: TreatmentRow, safety?: Plan['safety']): Plan {
   const stored = row.plan;
   return {
+    ...(safety && { safety }),
     step: row.step as PlanStepName,
     stepIndex: row.step_index as PlanStepIndex,
     revision: row.plan_revision,
@@ -166,7 +169,7 @@ export async function loadTreatment(db: Database, clinicId: string, id: string, 
       ? { id: uploader.id, name: displayName(uploader) }
       : null,
     images: images.map(toFundusImage),
-    plan: planOf(row),
+    plan: planOf(row, await planSafetyOf(db, row)),
     issueReport: await issueReportOf(db, row.id),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, formatBytes, formatCalendarDate, formatNumber } from './format';
+import { ageOn, formatBytes, formatCalendarDate, formatList, formatNumber } from './format';
 
 describe('formats', () => {
   it('writes a birthday as the language does, never a day off', () => {
@@ -18,6 +18,14 @@ describe('formats', () => {
     expect(formatBytes(512, 'en')).toBe('512 B');
     expect(formatBytes(12_400_000, 'en')).toBe('12.4 MB');
     expect(formatBytes(12_400_000, 'de')).toBe('12,4 MB');
+  });
+});
+
+describe('formatList', () => {
+  it('lists as each language does, British English without a comma before "and"', () => {
+    expect(formatList(['name', 'birthday', 'gender'], 'en')).toBe('name, birthday and gender');
+    expect(formatList(['Vorname', 'Geburtsdatum', 'Geschlecht'], 'de')).toBe('Vorname, Geburtsdatum und Geschlecht');
+    expect(formatList(['gender'], 'en')).toBe('gender');
   });
 });
 

@@ -54,6 +54,11 @@ export function formatBytes(bytes: number, language: string): string {
 // English dates day first, as the clinics we serve (UK and Europe) write them.
 const locale = (language: string) => (language.startsWith('de') ? 'de-DE' : 'en-GB');
 
+/** Items as a sentence lists them in the UI language: 'a, b and c' ('a, b und c' in German). */
+export function formatList(items: readonly string[], language: string): string {
+  return new Intl.ListFormat(locale(language), { type: 'conjunction' }).format(items);
+}
+
 /** A number in the UI language with at most `digits` decimals (1,234.5 / 1.234,5), never a negative zero. */
 export function formatNumber(value: number, language: string, digits = 0): string {
   // −0.3 to no decimals is 0, not "-0".

@@ -46,6 +46,7 @@ const SAME_IN_BOTH = new Set([
   'planning:grid.patterns.hexagonal',
   'planning:viewer.zoom', // "Zoom {{value}} %"
   'planning:viewer.scaleBar', // "{{value}} µm"
+  'planning:viewer.scaleBarEstimated', // "≈{{value}} µm"
   'planning:zones.radius', // "Radius" is German too
   'planning:summary.spots', // "Spots" is how German laser clinics say it
   'planning:summary.faz', // abbreviations clinicians use in both languages

@@ -93,9 +93,10 @@ export function getByText<E extends Element = HTMLElement>(container: HTMLElemen
   return match;
 }
 
-/** Types like a user: sets the value through the native setter so React sees the change. */
-export async function type(input: HTMLInputElement, value: string): Promise<void> {
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+/** Types like a user: sets the value through the native setter (of an input or a text area) so React sees the change. */
+export async function type(input: HTMLInputElement | HTMLTextAreaElement, value: string): Promise<void> {
+  const prototype = input instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(prototype, 'value')?.set;
   await act(async () => {
     setter?.call(input, value);
     input.dispatchEvent(new Event('input', { bubbles: true }));

@@ -29,7 +29,7 @@ const SUMMARY_FIELDS = [
   'id', 'patientId', 'number', 'date', 'eye', 'description', 'planStatus', 'step', 'stepIndex', 'locked',
   'brightness', 'totalSpots', 'thumbnailUrl', 'error', 'modified', 'createdAt',
 ];
-const LASER_FIELDS = ['spotSizeUm', 'spotSpacing', 'pulseDurationMs', 'laserMode', 'iolStatus', 'laserDose'];
+const LASER_FIELDS = ['spotSizeUm', 'spotSpacing', 'pulseDurationMs', 'laserMode', 'iolStatus', 'laserDose', 'dutyCyclePercent'];
 const pick = (value: Json, fields: string[]) => Object.fromEntries(fields.map((field) => [field, value[field]]));
 
 const patients: Json[] = examples('/patients').active.data;

@@ -4,7 +4,6 @@
 // field or the ring, none closer than the spacing; powers the laser dose times the factor). Examples list only
 // a few of a grid's spots, so the spot count is not compared.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POWER_LIMITS } from '../../src/domain/planning/brightness';
 import { checkPlan, type CheckedPlan } from '../../src/domain/planning/plan-invariants';
 import { loadContract } from './contract-loader';
 
@@ -33,7 +32,7 @@ describe('plans in the contract’s examples', () => {
 
   it.each(found.filter(([, plan]) => plan.exclusionZones).map(([where, plan, dose]) => [where, plan, dose] as const))('%s keeps the invariants', (_where, plan, dose) => {
     const withPowers = plan.spots.some((spot: Json) => spot.powerMw != null) && dose !== null;
-    const problems = checkPlan({ ...(plan as CheckedPlan), laserDose: dose }, { field: plan.imagedField, limits: DEFAULT_POWER_LIMITS, powers: withPowers })
+    const problems = checkPlan({ ...(plan as CheckedPlan), laserDose: dose }, { field: plan.imagedField, powers: withPowers })
       .map((problem) => problem.code)
       .filter((code) => code !== 'plan.spot_count_mismatch');
     expect(problems).toEqual([]);

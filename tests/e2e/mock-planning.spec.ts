@@ -36,7 +36,7 @@ test('steps 1–4 on the planning example and the answers of its saves', async (
   const p = texts.planning;
   await openPlanning(page, PLANNING, 1);
   await expect(panel(page, texts, 1)).toBeVisible({ timeout: 30_000 });
-  await expect(panel(page, texts, 1).getByLabel(p.zones.radius, { exact: true })).toHaveValue('500');
+  await expect(panel(page, texts, 1).getByLabel(p.zones.radius, { exact: true })).toHaveValue('600');
   await panel(page, texts, 1).getByRole('button', { name: p.zones.confirm }).click();
 
   // The grid is laid out in the browser from the answer's settings: far more spots than the example lists.

@@ -210,7 +210,7 @@ test.describe('in a clinic in Berlin', () => {
     expect(new URL((await asked).url()).searchParams.get('timeZone')).toBe('Europe/Berlin');
     const report = await downloading;
     expect(report.suggestedFilename()).toBe(fill(texts.patients.treatmentReportFileName, { number: 1, eye: first.eye, date: first.date.slice(0, 10) }));
-    const [text] = await pdfText(new Uint8Array(await readFile((await report.path())!)));
+    const text = (await pdfText(new Uint8Array(await readFile((await report.path())!)))).join(' ');
     // The sign-off as the user's clock read it, with the zone's abbreviation (MEZ/CET in winter, MESZ/CEST in summer).
     const inBerlin = (options: Intl.DateTimeFormatOptions) =>
       new Intl.DateTimeFormat(lang === 'de' ? 'de-DE' : 'en-GB', { ...options, timeZone: 'Europe/Berlin' }).format(new Date(signedOff.at));

@@ -102,7 +102,8 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   expect(proposed).toBeGreaterThan(100);
   await expectNoAxeViolations(page);
   const spacing = gridPanel.getByLabel(p.grid.spacing);
-  await spacing.fill(String((await numberIn(spacing)) + 0.5));
+  // Typed as the UI language writes it (2,5 in German: the field refuses a decimal point there).
+  await spacing.fill(String((await numberIn(spacing)) + 0.5).replace('.', lang === 'de' ? ',' : '.'));
   await expect.poll(async () => digits(await count.textContent())).toBeLessThan(proposed);
   const treated = digits(await count.textContent());
   // Leaving the step now would lose the change: the wizard asks first.

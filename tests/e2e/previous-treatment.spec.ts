@@ -98,3 +98,48 @@ test('planning over an earlier treatment: today’s spots on earlier ones are co
   await page.getByRole('button', { name: p.grid.confirm }).click();
   await expect(page.getByRole('region', { name: p.steps[3] })).toBeVisible({ timeout: 30_000 });
 });
+
+test('every earlier planned session of the eye can be shown, chosen by its number and date', async ({ page, staff, texts, lang, playwright }) => {
+  test.setTimeout(150_000);
+  const physician = await staff.create('clinic_physicians');
+  const api = await apiAs(playwright, physician);
+  const tag = uniqueTag();
+  const person = { name: 'Jonas', secondName: tag, birthday: '1952-02-11', gender: 'male' as const, eye: 'OD' as const, width: 800, height: 600, deviceSideId: `PS-${tag}` };
+  const again = (seed: number, capturedAt: string, rotationDeg: number) =>
+    buildSampleExam({ ...person, seed, capturedAt, sameEyeAs: { seed: 7201, pose: { rotationDeg, scale: 1, shiftPx: { x: 10, y: -6 }, gain: 1 } } });
+  /** A session whose grid is confirmed (a draft plan). */
+  async function planned(bytes: Uint8Array, patientId?: string): Promise<Treatment> {
+    const session = await uploaded(api, bytes, patientId);
+    const zones = session.plan.exclusionZones!;
+    const shape = (zone: typeof zones.faz) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
+    const step1 = await api.post(`/api/treatments/${session.id}/plan/exclusion-zones`, { data: { revision: session.plan.revision, faz: shape(zones.faz), onh: shape(zones.onh) } });
+    const plan = ((await step1.json()) as { data: Treatment['plan'] }).data;
+    expect((await api.post(`/api/treatments/${session.id}/plan/macula-grid`, { data: { revision: plan.revision, settings: plan.gridSettings } })).status()).toBe(200);
+    return session;
+  }
+  const first = await planned((await buildSampleExam({ ...person, seed: 7201, capturedAt: '2026-02-02T10:00:00+01:00' })).bytes);
+  const second = await planned((await again(7202, '2026-05-04T10:00:00+02:00', 3)).bytes, first.patientId);
+  const today = await uploaded(api, (await again(7203, '2026-09-07T10:00:00+02:00', -3)).bytes, first.patientId);
+
+  const p = texts.previousTreatment;
+  await signInToHome(page, texts, physician);
+  await page.goto(planningOf(today.id));
+  const previous = page.getByRole('group', { name: p.label });
+  const choice = previous.getByRole('combobox', { name: p.choose });
+  // The latest is shown first; both are offered, newest first, each said to be a draft.
+  await expect(choice).toHaveValue(second.id, { timeout: 30_000 });
+  const options = [second, first].map((session, index) => fill(p.optionDraft, { number: 2 - index, date: dateOf(session.date, lang) }));
+  await expect(choice.getByRole('option')).toHaveText(options);
+  await expect(previous.getByRole('checkbox', { name: fill(p.show, { session: fill(p.session, { number: 2, date: dateOf(second.date, lang) }) }) })).toBeChecked({
+    timeout: 60_000,
+  });
+  await expectNoAxeViolations(page);
+
+  // Session 1 instead: laid onto today's image in its turn, then shown.
+  await choice.selectOption(first.id);
+  await expect(previous.getByRole('checkbox', { name: fill(p.show, { session: fill(p.session, { number: 1, date: dateOf(first.date, lang) }) }) })).toBeChecked({
+    timeout: 60_000,
+  });
+  await expect(choice).toHaveValue(first.id);
+  await expect(previous).toContainText(p.notSignedOff);
+});

@@ -1,10 +1,11 @@
 // /admin/security-settings as a clinic IT admin uses it (seed-spec §2, §3): advanced passwords for chosen users
 // (their invite's approval then asks for 12 characters and a special character), a forced password reset that
-// meets the user at their next sign-in, and a bad interval refused.
+// voids the password and e-mails a link to set a new one, and a bad interval refused.
 import { expectNoAxeViolations } from './axe';
 import { withClinicSettings } from './clinic-settings';
 import { expect, test } from './fixtures';
 import { chooseRadio, setCheckbox } from './form-controls';
+import { mailedMessage } from './outbox';
 import { signIn, signInToHome } from './session';
 import { fill } from './texts';
 
@@ -51,7 +52,7 @@ test('advanced passwords for chosen users, a forced reset, a bad interval refuse
     await expect(hints).toContainText(texts.common.passwordHints.special);
     await invitee.close();
 
-    // A forced reset for one nurse: signed out now, a new password at the next sign-in.
+    // A forced reset for one nurse: signed out and the password void now, a link to set a new one e-mailed.
     await page.getByRole('button', { name: ss.actions.force }).click();
     const dialog = page.getByRole('dialog');
     await chooseRadio(dialog.getByRole('radio', { name: ss.forceReset.several }));
@@ -72,17 +73,21 @@ test('advanced passwords for chosen users, a forced reset, a bad interval refuse
     await expect(page.getByRole('checkbox', { name: ss.password.renewal })).not.toBeChecked();
     await expect(page.getByRole('button', { name: ss.actions.stop })).toBeDisabled();
 
+    // The old password no longer signs in; the e-mailed link sets a new one.
     const nurseContext = await browser.newContext();
     const nursePage = await nurseContext.newPage();
     await nursePage.goto('/sign-in');
-    await signIn(nursePage, texts, nurse);
-    await expect(nursePage).toHaveURL('/new-password');
-    await expect(nursePage.getByText(texts.auth.newPassword.forced)).toBeVisible();
-    await nursePage.getByLabel(texts.common.passwordFields.current, { exact: true }).fill(nurse.password);
+    expect((await signIn(nursePage, texts, nurse)).status()).toBe(401);
+    const mail = await mailedMessage(nurse.email, '/new-password');
+    expect(mail.text).toContain(fill(texts.api['mail.force_reset.body'].split('\n')[0], { name: `${nurse.firstName} ${nurse.lastName}` }));
+    await nursePage.goto(mail.link);
+    await expect(nursePage.getByText(fill(texts.auth.newPassword.introReset, { email: nurse.email }))).toBeVisible();
     await nursePage.getByLabel(texts.common.passwordFields.new, { exact: true }).fill('Renewed-Pass-2027');
     await nursePage.getByLabel(texts.common.passwordFields.confirmation, { exact: true }).fill('Renewed-Pass-2027');
     await nursePage.getByRole('button', { name: texts.auth.newPassword.submit }).click();
-    await expect(nursePage).toHaveURL('/physician/list');
+    await expect(nursePage.getByText(texts.auth.newPassword.done)).toBeVisible();
+    await nursePage.getByRole('link', { name: texts.auth.goToSignIn }).click();
+    await signInToHome(nursePage, texts, { ...nurse, password: 'Renewed-Pass-2027' });
     await nurseContext.close();
   });
 });

@@ -294,6 +294,7 @@ describe('password recovery', () => {
     });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ status: 'Success', message: 'Your password has been changed. Please sign in.' });
+    expect(server.outbox().filter((m) => m.text.includes(`To: ${user.email}`) && m.text.includes('password was changed'))).toHaveLength(1);
     // Every session of the user has ended; the new password works, the old one not.
     expect((await profileOf(before.token)).status).toBe(401);
     expect((await signInCall(user.email, PASSWORD)).status).toBe(401);

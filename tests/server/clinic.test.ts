@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newToken } from '../../server/security/tokens';
 import { createClinic, createUser, PASSWORD } from './fixtures';
-import { startServer, type TestServer } from './helper';
+import { linkFromMail, startServer, type TestServer } from './helper';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -153,7 +153,7 @@ describe('security settings', () => {
 });
 
 describe('forceResetPassword', () => {
-  it('ends the chosen users’ sessions, e-mails them and asks for a new password at sign-in', async () => {
+  it('ends the chosen users’ sessions and passwords, and e-mails each a link to choose a new one', async () => {
     const nurse = await createUser(server.db, { clinicId: clinicA, role: 'clinic_nurses', firstName: 'Miriam' });
     const physician = await createUser(server.db, { clinicId: clinicA, role: 'clinic_physicians' });
     const nurseToken = await tokenFor(nurse.id);
@@ -163,21 +163,44 @@ describe('forceResetPassword', () => {
       json: { user: 'several', users: [nurse.id, admin.id] },
     });
     expect(answer.status).toBe(200);
-    expect(answer.body.message).toBe('The selected users must set a new password at their next sign-in.');
+    expect(answer.body.message).toBe("The selected users' passwords no longer work; each has been sent a link to choose a new one.");
     expect((await probe(nurseToken)).status).toBe(401);
     expect((await probe(physicianToken)).status).toBe(200);
     expect((await probe(adminToken)).status).toBe(200);
     const mail = server.outbox().find((m) => m.text.includes(`To: ${nurse.email}`));
     expect(mail?.text).toContain('Hello Miriam');
+    expect(mail?.text).toContain('The link is valid for 24 hours');
     expect(server.outbox().some((m) => m.text.includes(`To: ${admin.email}`))).toBe(false);
 
-    const signIn = await server.call<{ data: { token: string; profile: { passwordChangeRequired: string | null } } }>('POST', '/sign-in', {
-      json: { email: nurse.email, password: PASSWORD },
+    // Whoever knows the old password cannot sign in with it to "change" it.
+    const signIn = (password: string) => server.call<{ data: { token: string } }>('POST', '/sign-in', { json: { email: nurse.email, password } });
+    expect((await signIn(PASSWORD)).status).toBe(401);
+    // The link in the e-mail sets a new one, and only then can the nurse sign in.
+    const link = linkFromMail(server, nurse.email);
+    expect(link.pathname).toBe('/new-password');
+    const chosen = 'Neue-Macula-Linse-77';
+    const reset = await server.call('POST', '/reset-confirmation', {
+      json: { token: link.searchParams.get('token'), password: chosen, passwordConfirmation: chosen },
     });
-    expect(signIn.status).toBe(200);
-    expect(signIn.body.data.profile.passwordChangeRequired).toBe('forced');
+    expect(reset.status).toBe(200);
+    expect((await signIn(PASSWORD)).status).toBe(401);
+    expect((await signIn(chosen)).status).toBe(200);
     const rows = await server.db.selectFrom('users').select(['id', 'must_change_password']).where('id', 'in', [nurse.id, physician.id, admin.id]).execute();
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.must_change_password]))).toEqual({ [nurse.id]: true, [physician.id]: false, [admin.id]: false });
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.must_change_password]))).toEqual({ [nurse.id]: false, [physician.id]: false, [admin.id]: false });
+  });
+
+  it('revokes a reset link the user asked for before, and a second forced reset revokes the first one\'s', async () => {
+    const nurse = await createUser(server.db, { clinicId: clinicA, role: 'clinic_nurses' });
+    await server.call('POST', '/reset-password', { json: { email: nurse.email } });
+    const asked = linkFromMail(server, nurse.email).searchParams.get('token');
+    await server.call('POST', '/clinic/forceResetPassword', { token: adminToken, json: { user: 'several', users: [nurse.id] } });
+    const first = linkFromMail(server, nurse.email).searchParams.get('token');
+    expect(first).not.toBe(asked);
+    expect((await server.call('GET', `/reset-confirmation?token=${asked}`)).status).toBe(404);
+    await server.call('POST', '/clinic/forceResetPassword', { token: adminToken, json: { user: 'several', users: [nurse.id] } });
+    const second = linkFromMail(server, nurse.email).searchParams.get('token');
+    expect((await server.call('GET', `/reset-confirmation?token=${first}`)).status).toBe(404);
+    expect((await server.call('GET', `/reset-confirmation?token=${second}`)).status).toBe(200);
   });
 
   it('with all, reaches everyone but the calling admin, in their language', async () => {
@@ -230,6 +253,8 @@ describe('stopRenewPassword', () => {
 
 describe('listDevices', () => {
   beforeAll(async () => {
+    // Only the devices of this test (createClinic enrols the sample exams' laser).
+    await server.db.deleteFrom('devices').where('clinic_id', 'in', [clinicA, clinicB]).execute();
     const seen = new Date('2026-11-21T10:14:00Z');
     await server.db
       .insertInto('devices')

@@ -1,5 +1,7 @@
 // Test data written straight to the database (the API under test creates its own through HTTP).
 import type { Database } from '../../server/db/tables';
+import { YELLOW_LASER_PROFILE } from '../../server/seed/laser-profiles';
+import { SAMPLE_DEVICE } from '../../server/seed/sample-exam';
 import { hashPassword } from '../../server/security/password-hash';
 import { hashToken, newToken } from '../../server/security/tokens';
 import type { TestServer } from './helper';
@@ -9,6 +11,20 @@ export const PASSWORD = 'Fovea-Ring-2026';
 export async function createClinic(db: Database, name = 'Augenklinik Test'): Promise<string> {
   const clinic = await db.insertInto('clinics').values({ name }).returning('id').executeTakeFirstOrThrow();
   await db.insertInto('security_settings').values({ clinic_id: clinic.id }).execute();
+  // The laser the sample exams come from, with its profile, so that their plans can be signed off.
+  await db
+    .insertInto('devices')
+    .values({
+      clinic_id: clinic.id,
+      device_id: SAMPLE_DEVICE.deviceId,
+      optical_head_id: SAMPLE_DEVICE.opticalHeadId,
+      camera: SAMPLE_DEVICE.camera,
+      description: 'Laser room 1',
+      sync_app_status: 'RUNNING',
+      last_seen_at: new Date(),
+      laser_profile: JSON.stringify(YELLOW_LASER_PROFILE),
+    })
+    .execute();
   return clinic.id;
 }
 

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readParameterSet } from '../../src/domain/npt/read-npt';
+import { writeParameterSet } from '../../src/domain/npt/write-npt';
 import { smallExam } from './exam-files';
 import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
@@ -79,7 +80,7 @@ describe('sign-off and the parameter set', () => {
     expect(manifest.plan.signOff.by).toEqual({ id: users.physician.id, name: 'Anna Test' });
     const treated = plan.spots.filter((spot: Body) => spot.enabled);
     expect(manifest.plan.spots).toEqual(treated.map(({ id: spotId, x, y, xUm, yUm, powerMw }: Body) => ({ id: spotId, x, y, xUm, yUm, powerMw })));
-    expect(manifest.plan.laser).toEqual({ spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90 });
+    expect(manifest.plan.laser).toEqual({ spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90, dutyCyclePercent: 5, wavelengthNm: 577 });
     expect(manifest.plan.exclusionZones.map((zone) => zone.kind)).toEqual(['FAZ', 'ONH']);
 
     const trail = (await server.call<Body>('GET', `/treatments/${id}/audit`, { token: users.nurse.token })).body.data;
@@ -118,9 +119,26 @@ describe('sign-off and the parameter set', () => {
     const row = await server.db.selectFrom('treatments').select('parameter_set_path').where('id', '=', id).executeTakeFirstOrThrow();
     const path = join(server.dataDir, 'files', row.parameter_set_path!);
     const original = readFileSync(path);
-    // One changed byte inside the manifest's spot list, the ZIP rewritten around it as a tamperer would.
-    const tampered = Buffer.from(original);
-    tampered[tampered.length - 200] ^= 0x01;
+    // Re-packed as a careful tamperer would: the last digit of one spot's power one up (72 → 73, 72.5 → 72.6),
+    // written with the format's own writer, so the ZIP's CRCs and the plan checksum inside are valid again; of
+    // the spots so changed, one whose file keeps the original's size (the manifest is deflated). Only the
+    // stored SHA-256 can tell this file from the one packed.
+    const read = readParameterSet(new Uint8Array(original));
+    if (!read.ok) throw new Error('the packed parameter set must read');
+    const packed = read.value.manifest;
+    const manifest = { plan: packed.plan, createdAt: packed.createdAt, device: packed.device, patient: packed.patient, exam: packed.exam };
+    const nudged = (power: number) => Number(String(power).slice(0, -1) + (Number(String(power).at(-1)) + 1));
+    let tampered: Buffer | undefined;
+    for (let k = 0; k < manifest.plan.spots.length && !tampered; k++) {
+      if (String(manifest.plan.spots[k].powerMw).at(-1) === '9') continue;
+      const spots = manifest.plan.spots.map((spot, index) => (index === k ? { ...spot, powerMw: nudged(spot.powerMw) } : spot));
+      const bytes = Buffer.from(writeParameterSet({ manifest: { ...manifest, plan: { ...manifest.plan, spots } } }));
+      if (bytes.length === original.length) tampered = bytes;
+    }
+    if (!tampered) throw new Error('no one-digit change keeps the size');
+    const tamperedRead = readParameterSet(new Uint8Array(tampered));
+    expect(tamperedRead.ok).toBe(true);
+    expect(tampered.equals(original)).toBe(false);
     writeFileSync(path, tampered);
     for (const lang of ['en', 'de'] as const) {
       const answer = await server.call<Body>('GET', `/treatments/${id}/parameter-set`, { token: users.physician.token, lang });
@@ -147,8 +165,36 @@ describe('a plan broken after it was saved (e.g. edited in the database)', () =>
     await intoTheFaz(id);
     const answer = await signOff(id, plan.revision, users.physician.token, PASSWORD, 'de');
     expect(answer.status).toBe(409);
-    expect(answer.body.code).toBe('plan.spot_in_exclusion_zone');
-    expect(answer.body.message).toMatch(/^Laserspots, die eine Ausschlusszone \(FAZ oder Papille\) berühren: 1\./);
+    // On the fovea: the clinical limit is named first, the zone it also touches after it.
+    expect(answer.body.code).toBe('plan.spot_near_fovea');
+    expect(answer.body.message).toMatch(/^Laserspots näher an der Fovea als 600 µm \(Spotrand\): 1; der nächste bei 0 µm\./);
     expect((await server.call<Body>('GET', `/treatments/${id}`, { token: users.physician.token })).body.data.step).toBe('confirm_sign_off');
+  });
+});
+
+describe('the password asked at sign-off', () => {
+  const signInFrom = (email: string, password: string, address: string) =>
+    server.call('POST', '/sign-in', { json: { email, password }, headers: { 'X-Forwarded-For': address } });
+
+  it('is not held back by strangers\' wrong sign-ins from elsewhere, which lock only sign-in from new addresses', async () => {
+    const physician = await createUser(server.db, { clinicId, role: 'clinic_physicians', firstName: 'Jonas', lastName: 'Locked' });
+    const token = await sessionFor(server.db, physician.id);
+    for (let n = 1; n <= 10; n += 1) expect((await signInFrom(physician.email, 'Wrong-Password', `192.0.2.${n}`)).status).toBe(401);
+    expect((await signInFrom(physician.email, PASSWORD, '192.0.2.50')).status).toBe(429);
+    const { id, plan } = await readyForSignOff();
+    expect((await signOff(id, plan.revision, token)).status).toBe(200);
+  });
+
+  it('is the physician\'s own to guess: ten wrong ones lock the sign-off (429) for a minute, and not the sign-in', async () => {
+    const physician = await createUser(server.db, { clinicId, role: 'clinic_physicians', firstName: 'Lena', lastName: 'Guess' });
+    const token = await sessionFor(server.db, physician.id);
+    const { id, plan } = await readyForSignOff();
+    for (let n = 1; n <= 10; n += 1) expect((await signOff(id, plan.revision, token, 'Wrong-Password')).status).toBe(422);
+    const locked = await signOff(id, plan.revision, token);
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get('retry-after')).toBe('60');
+    expect((await signInFrom(physician.email, PASSWORD, '198.51.100.77')).status).toBe(200);
+    server.clock.advance(61_000);
+    expect((await signOff(id, plan.revision, token)).status).toBe(200);
   });
 });

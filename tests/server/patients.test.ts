@@ -375,7 +375,7 @@ describe('creating and changing patients', () => {
       [{ secondName: 'B', birthday: '1990-01-01', gender: 'male' }, 'name'],
       [{ name: '   ', secondName: 'B', birthday: '1990-01-01', gender: 'male' }, 'name'],
       [{ name: 'A\u0000', secondName: 'B', birthday: '1990-01-01', gender: 'male' }, 'name'],
-      [{ name: 'x'.repeat(100_000), secondName: 'B', birthday: '1990-01-01', gender: 'male' }, 'name'],
+      [{ name: 'x'.repeat(60_000), secondName: 'B', birthday: '1990-01-01', gender: 'male' }, 'name'],
       [{ name: 'A', secondName: 'B', birthday: '1990-01-01', gender: 'male', description: 'd'.repeat(2001) }, 'description'],
       [{ name: 'A', secondName: 'B', birthday: '1990-01-01', gender: 'unknown' }, 'gender'],
       [{ name: 'A', secondName: 'B', birthday: '1990-01-01', gender: 'male', status: 'archived' }, 'status'],
@@ -460,6 +460,130 @@ describe('creating and changing patients', () => {
       json: { name: 'A', secondName: 'B', birthday: '1990-01-01', gender: 'male' },
     });
     expect(add.status).toBe(403);
+  });
+});
+
+describe('a likely duplicate', () => {
+  let staff: Staff;
+  let maria: string;
+  type Match = { id: string; name: string; secondName: string; birthday: string; gender: string; status: string };
+  type DuplicateBody = { code: string; message: string; patients: Match[] };
+  const schneider = { name: 'Maria', secondName: 'Schneider', birthday: '1951-04-23', gender: 'female' };
+  const add = (json: Record<string, unknown>, options: { token?: string; lang?: 'en' | 'de' } = {}) =>
+    server.call<DuplicateBody & { data: Patient }>('POST', '/patients', { token: options.token ?? staff.nurse.token, json, lang: options.lang });
+  const clinicPatients = async () =>
+    (await server.db.selectFrom('patients').select('id').where('clinic_id', '=', staff.clinicId).execute()).length;
+
+  beforeAll(async () => {
+    staff = await clinicWithStaff();
+    maria = await addPatient(staff.clinicId, { ...schneider, createdAt: new Date('2026-08-12T08:25:51Z') });
+  });
+
+  it('is refused with 409, naming the patient it may be, and nothing is stored', async () => {
+    const before = await clinicPatients();
+    const answer = await add({ ...schneider, description: 'Referred by Dr. Lang.' });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual({
+      status: 'Error',
+      code: 'patient.likely_duplicate',
+      message: 'A patient with this name and birthday already exists.',
+      patients: [{ id: maria, name: 'Maria', secondName: 'Schneider', birthday: '1951-04-23', gender: 'female', status: 'active' }],
+    });
+    expect(await clinicPatients()).toBe(before);
+  });
+
+  it('is told in German, as the match is a woman, a man or neither', async () => {
+    const german = await add(schneider, { lang: 'de' });
+    expect(german.status).toBe(409);
+    expect(german.body.message).toBe('Mit diesem Namen und Geburtsdatum ist bereits eine Patientin angelegt.');
+    await addPatient(staff.clinicId, { name: 'Klaus', secondName: 'Wagner', birthday: '1947-06-30', gender: 'male' });
+    const male = await add({ name: 'Klaus', secondName: 'Wagner', birthday: '1947-06-30', gender: 'male' }, { lang: 'de' });
+    expect(male.body.message).toBe('Mit diesem Namen und Geburtsdatum ist bereits ein Patient angelegt.');
+    await addPatient(staff.clinicId, { name: 'Kim', secondName: 'Lorenz', birthday: '1980-02-02', gender: 'other' });
+    const other = await add({ name: 'Kim', secondName: 'Lorenz', birthday: '1980-02-02', gender: 'other' }, { lang: 'de' });
+    expect(other.body.message).toBe('Mit diesem Namen und Geburtsdatum ist bereits eine Person angelegt.');
+  });
+
+  it('matches names typed with other case, accents, spelled-out umlauts and surrounding spaces, whatever the gender', async () => {
+    const variants = [
+      { name: ' MARIA ', secondName: 'schneider' },
+      { name: 'María', secondName: 'Schnéider  ' },
+      { name: 'Mari\u0301a', secondName: 'SCHNEIDER' },
+    ];
+    for (const names of variants) {
+      const answer = await add({ ...schneider, ...names, gender: 'other' });
+      expect(answer.status, JSON.stringify(names)).toBe(409);
+      expect(answer.body.patients.map((p) => p.id)).toEqual([maria]);
+    }
+    const guenter = await addPatient(staff.clinicId, { name: 'Günter', secondName: 'Schäfer', birthday: '1944-10-05', gender: 'male' });
+    for (const names of [{ name: 'Guenter', secondName: 'Schaefer' }, { name: 'gunter', secondName: 'SCHAFER' }]) {
+      const answer = await add({ ...names, birthday: '1944-10-05', gender: 'male' });
+      expect(answer.status, JSON.stringify(names)).toBe(409);
+      expect(answer.body.patients.map((p) => p.id)).toEqual([guenter]);
+    }
+  });
+
+  it('takes another birthday, another name or a patient whose deletion was requested for another person', async () => {
+    await addPatient(staff.clinicId, { name: 'Elena', secondName: 'Fischer', birthday: '1963-01-17', status: 'deleting' });
+    const cases = [
+      { ...schneider, birthday: '1951-04-24' },
+      { ...schneider, name: 'Marie' },
+      { ...schneider, secondName: 'Schneider-Lang' },
+      { name: 'Elena', secondName: 'Fischer', birthday: '1963-01-17', gender: 'female' },
+    ];
+    for (const json of cases) expect((await add(json)).status, JSON.stringify(json)).toBe(201);
+  });
+
+  it('counts an archived patient, listed after the active ones, and says how many there are', async () => {
+    const archived = await addPatient(staff.clinicId, { ...schneider, name: 'MARIA', status: 'archived', createdAt: new Date('2020-01-01T00:00:00Z') });
+    const answer = await add(schneider);
+    expect(answer.status).toBe(409);
+    expect(answer.body.message).toBe('2 patients with this name and birthday already exist.');
+    expect(answer.body.patients.map((p) => [p.id, p.status])).toEqual([[maria, 'active'], [archived, 'archived']]);
+    const german = await add(schneider, { lang: 'de' });
+    expect(german.body.message).toBe('Mit diesem Namen und Geburtsdatum sind bereits 2 Personen angelegt.');
+    await server.db.deleteFrom('patients').where('id', '=', archived).execute();
+  });
+
+  it('is added with confirmDuplicate, and the audit log names the patient it was confirmed beside (by id only)', async () => {
+    const answer = await add({ ...schneider, confirmDuplicate: true }, { token: staff.physician.token });
+    expect(answer.status).toBe(201);
+    expect(answer.body.data).toMatchObject({ ...schneider, status: 'active' });
+    expect(answer.body.data.id).not.toBe(maria);
+    const record = await server.db
+      .selectFrom('audit_log')
+      .select(['actor_id', 'outcome', 'detail'])
+      .where('action', '=', 'patient.created')
+      .where('target_id', '=', answer.body.data.id)
+      .executeTakeFirstOrThrow();
+    expect(record).toMatchObject({ actor_id: staff.physician.id, outcome: 'success' });
+    expect(typeof record.detail === 'string' ? JSON.parse(record.detail) : record.detail).toEqual({ confirmedDuplicateOf: [maria] });
+    expect(JSON.stringify(record)).not.toContain('Schneider');
+    // Now there are two, and a third is refused naming both.
+    const third = await add(schneider);
+    expect(third.body.patients.map((p) => p.id)).toEqual([maria, answer.body.data.id]);
+    // confirmDuplicate without a duplicate is an ordinary addition.
+    const plain = await add({ name: 'Ida', secondName: 'Brandt', birthday: '1952-08-08', gender: 'female', confirmDuplicate: true });
+    expect(plain.status).toBe(201);
+    const plainAudit = await server.db.selectFrom('audit_log').select('detail').where('target_id', '=', plain.body.data.id).executeTakeFirstOrThrow();
+    expect(JSON.stringify(plainAudit.detail)).not.toContain('confirmedDuplicateOf');
+  });
+
+  it('ignores patients of another clinic', async () => {
+    const other = await clinicWithStaff('Augenklinik Nord');
+    await addPatient(other.clinicId, { name: 'Thomas', secondName: 'Becker', birthday: '1958-09-02', gender: 'male' });
+    const answer = await add({ name: 'Thomas', secondName: 'Becker', birthday: '1958-09-02', gender: 'male' });
+    expect(answer.status).toBe(201);
+    expect(await add({ ...schneider }, { token: other.nurse.token }).then((a) => a.status)).toBe(201);
+  });
+
+  it('refuses a confirmDuplicate that is not a boolean', async () => {
+    const answer = await server.call<{ errors: Record<string, string[]> }>('POST', '/patients', {
+      token: staff.nurse.token,
+      json: { ...schneider, confirmDuplicate: 'yes' },
+    });
+    expect(answer.status).toBe(422);
+    expect(Object.keys(answer.body.errors)).toEqual(['confirmDuplicate']);
   });
 });
 

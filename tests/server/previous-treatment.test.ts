@@ -169,3 +169,59 @@ describe('session 1 planned', () => {
     expect((await previous(second.id, tokens.nurse)).body.data.state).toBe('registered');
   });
 });
+
+describe('more than one earlier planned session', () => {
+  let third: { id: string };
+  let fourth: { id: string };
+  beforeAll(async () => {
+    const person = { name: 'Maria', secondName: 'Vogt', birthday: '1950-03-04', gender: 'female' as const, deviceSideId: 'PREV-1', eye: 'OD' as const };
+    const again = (seed: number, capturedAt: string, pose: SamplePose) =>
+      buildSampleExam({ ...person, seed, width: WIDTH, height: HEIGHT, capturedAt, sameEyeAs: { seed: 501, pose } });
+    third = { id: (await upload((await again(503, '2026-09-04T09:00:00+02:00', { ...POSE, rotationDeg: -4 })).bytes, first.patientId)).treatment.id };
+    await planToSignOff(server, third.id, tokens.physician); // planned, never signed off
+    fourth = { id: (await upload((await again(504, '2026-10-04T09:00:00+02:00', { ...POSE, rotationDeg: 3 })).bytes, first.patientId)).treatment.id };
+  }, 120_000); // two uploads processed and one plan: a minute when the machine is shared with other suites
+
+  // Two registrations in the background, each a few seconds alone and up to half a minute on a shared machine.
+
+  it('offers each of them, signed-off first, and shows the signed-off one unless another is asked for', async () => {
+    const answer = (await previous(fourth.id)).body.data;
+    expect(answer.earlierSessions.map((session: Body) => [session.id, session.signedOff])).toEqual([
+      [first.id, true],
+      [third.id, false],
+    ]);
+    expect(answer.session.id).toBe(first.id);
+    await server.jobsIdle();
+    expect((await previous(fourth.id)).body.data).toMatchObject({ state: 'registered', session: { id: first.id } });
+
+    const asked = () => server.call<Body>('GET', `/treatments/${fourth.id}/previous-treatment?earlierSessionId=${third.id}`, { token: tokens.nurse });
+    expect((await asked()).body.data).toMatchObject({ state: 'pending', session: { id: third.id, number: 3, signedOff: false } });
+    await server.jobsIdle();
+    const shown = (await asked()).body.data;
+    expect(shown).toMatchObject({ state: 'registered', session: { id: third.id } });
+    expect(shown.spots.length).toBeGreaterThan(0);
+    // The signed-off one is still registered: each pair is kept.
+    expect((await previous(fourth.id)).body.data).toMatchObject({ state: 'registered', session: { id: first.id } });
+  }, 150_000);
+
+  it('refuses a session that is not an earlier planned one of this eye, in the reader’s language', async () => {
+    for (const id of [fourth.id, second.id, '0b6d2f84-3e1a-4c79-a5d0-8b9c1e6f7a23']) {
+      for (const [lang, message] of [
+        ['en', 'This is not an earlier planned session of this eye.'],
+        ['de', 'Dies ist keine frühere Sitzung mit Behandlungsplan an diesem Auge.'],
+      ] as const) {
+        const refused = await server.call<Body>('GET', `/treatments/${fourth.id}/previous-treatment?earlierSessionId=${id}`, { token: tokens.physician, lang });
+        expect(refused.status).toBe(422);
+        expect(refused.body).toMatchObject({ code: 'request.invalid', errors: { earlierSessionId: [message] } });
+      }
+    }
+    const malformed = await server.call<Body>('GET', `/treatments/${fourth.id}/previous-treatment?earlierSessionId=session-1`, { token: tokens.physician });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors).toHaveProperty('earlierSessionId');
+  });
+
+  it('session 2, which was never planned, is not offered', async () => {
+    const answer = (await previous(fourth.id)).body.data;
+    expect(answer.earlierSessions.map((session: Body) => session.id)).not.toContain(second.id);
+  });
+});

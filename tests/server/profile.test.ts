@@ -318,6 +318,11 @@ describe('password change', () => {
     });
     expect(changed.status).toBe(200);
     expect(changed.body).toEqual({ status: 'Success', message: 'Your password has been changed.' });
+    // The owner is told, with what to do if it was not them; the failed attempts before sent nothing.
+    const notices = server.outbox().filter((m) => m.text.includes(`To: ${user.email}`) && m.text.includes('password was changed'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0].text).toContain(`the password of your Macula Planner account ${user.email}`);
+    expect(notices[0].text).toContain('http://127.0.0.1:8080/reset-password');
     expect((await server.call('GET', '/user/profile', { token })).status).toBe(200);
     expect((await server.call('GET', '/user/profile', { token: other })).status).toBe(401);
     expect((await server.call('POST', '/sign-in', { json: { email: user.email, password: PASSWORD } })).status).toBe(401);

@@ -11,7 +11,7 @@ import { channelName } from '../../src/domain/realtime/events';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
 import { connected, nextEvent, realtimeClient, serverSdk, subscribed, waitFor } from './realtime-client';
-import { freePort } from './server-process';
+import { freePort, TEST_REALTIME_SECRET } from './server-process';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const databaseUrl = process.env.DATABASE_URL || null;
@@ -47,7 +47,7 @@ describe.skipIf(!databaseUrl)('realtime across server processes on one PostgreSQ
   });
 
   it('delivers what one process publishes to a client of the other', async () => {
-    setup = await startServer({ jobs: false });
+    setup = await startServer({ jobs: false, env: { PUSHER_APP_SECRET: TEST_REALTIME_SECRET } });
     const clinicId = await createClinic(setup.db);
     const user = await createUser(setup.db, { clinicId, role: 'clinic_nurses' });
     const token = await sessionFor(setup.db, user.id);

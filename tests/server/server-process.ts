@@ -6,6 +6,9 @@ import { createServer } from 'node:net';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
+/** A realtime secret production takes (20 characters or more, no placeholder): for test processes only. */
+export const TEST_REALTIME_SECRET = '6f1c9a2e7d4b8053a1e6c9f2d7b4a8e1';
+
 /** A production-like environment on embedded PGlite in `dataDir` (no demo clinic, no SMTP). */
 export const processEnv = (dataDir: string, env: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...process.env,
@@ -13,7 +16,7 @@ export const processEnv = (dataDir: string, env: Record<string, string> = {}): N
   DATABASE_URL: '',
   SMTP_URL: '',
   NODE_ENV: 'production',
-  PUSHER_APP_SECRET: 'test-secret',
+  PUSHER_APP_SECRET: TEST_REALTIME_SECRET,
   HOST: '127.0.0.1',
   LOG_LEVEL: '',
   LOG_FORMAT: '',

@@ -48,7 +48,9 @@ interface RawAnswer {
 
 function get(path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { headers }, (res) => {
+    // The path goes out as it is (`curl --path-as-is`): a URL string would have `..` resolved first.
+    const { hostname, port } = new URL(server.url);
+    const req = request({ host: hostname, port, path, method: 'GET', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -121,6 +123,36 @@ describe('the SPA assets', () => {
         expect(body.message).not.toMatch(/not found/i);
       }
     }
+  });
+});
+
+describe('paths that climb out of the SPA folder', () => {
+  it.each([
+    '/../../../../etc/passwd',
+    '/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+    '/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd',
+    '/assets/../../server/main.ts',
+    '/assets/%2e%2e/%2e%2e/server/main.ts',
+    '/assets/..%2f..%2fserver%2fmain.ts',
+    '/..',
+    '/assets/..',
+  ])('%s answers the 400 envelope, never a file from outside nor a 500', async (path) => {
+    const answer = await get(path);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body.toString())).toMatchObject({ status: 'Error', code: 'request.malformed' });
+  });
+
+  it('answers an API path with one with the 404 envelope: it can only be an id, which names nothing', async () => {
+    for (const path of ['/api/treatments/..%2F..%2Fetc%2Fpasswd', '/api/../api/health', '/api/patients/%2e%2e']) {
+      const answer = await get(path);
+      expect(answer.status, path).toBe(404);
+      expect(JSON.parse(answer.body.toString())).toMatchObject({ status: 'Error', code: 'resource.not_found' });
+    }
+  });
+
+  it('leaves names with two dots in them alone', async () => {
+    expect((await get('/patients/a..b/card')).status).toBe(200);
+    expect((await get('/assets/app..js')).status).toBe(404);
   });
 });
 

@@ -12,6 +12,7 @@ import { CommandError, createFirstAdmin, parseAdminArgs } from '../../server/cli
 import { DEMO_PASSWORD, isDatabaseEmpty, seedDemo, type DemoSummary } from '../../server/seed/demo';
 import { linkFromMail, startServer, type TestServer } from './helper';
 import { signIn } from './fixtures';
+import { TEST_REALTIME_SECRET } from './server-process';
 
 const run = promisify(execFile);
 const onPostgres = !!process.env.DATABASE_URL;
@@ -227,7 +228,10 @@ describe('npm run create-admin', () => {
     expect(first.clinicCreated).toBe(true);
     const user = await server.db.selectFrom('users').selectAll().where('id', '=', first.userId).executeTakeFirstOrThrow();
     expect(user).toMatchObject({ role: 'clinic_it_admins', status: 'pending', invite_status: 'pending', clinic_id: first.clinicId, lang: 'de' });
-    expect(await server.db.selectFrom('security_settings').select('clinic_id').where('clinic_id', '=', first.clinicId).execute()).toHaveLength(1);
+    // Idle logout is on for a new clinic: 30 minutes, as its security settings show.
+    const settings = await server.db.selectFrom('security_settings').selectAll().where('clinic_id', '=', first.clinicId).execute();
+    expect(settings).toHaveLength(1);
+    expect(settings[0]).toMatchObject({ logout_time_interval: 30, logout_time_period: 'minutes', password_strength: 'standard' });
     const link = linkFromMail(server, 'Eva.Roth@nord.example');
     expect(link.pathname).toBe('/approve-account');
     const invite = await server.call<{ data: { email: string } }>('GET', `/user-invites?token=${encodeURIComponent(link.searchParams.get('token')!)}`);
@@ -267,7 +271,7 @@ describe('npm run create-admin', () => {
   it.skipIf(onPostgres)('runs as a command on a fresh data directory and prints the invite link', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'macula-admin-'));
     try {
-      const env = { ...process.env, DATA_DIR: dir, NODE_ENV: 'production', PUSHER_APP_SECRET: 'test-secret', DATABASE_URL: '', SMTP_URL: '' };
+      const env = { ...process.env, DATA_DIR: dir, NODE_ENV: 'production', PUSHER_APP_SECRET: TEST_REALTIME_SECRET, DATABASE_URL: '', SMTP_URL: '' };
       const args = ['--import', 'tsx', 'server/cli/create-admin.ts', '--clinic', 'Augenklinik Süd', '--email', 'it@sued.example', '--first-name', 'Jana', '--last-name', 'Koch'];
       const { stdout } = await run(process.execPath, args, { cwd: process.cwd(), env });
       expect(stdout).toContain('Created clinic "Augenklinik Süd"');

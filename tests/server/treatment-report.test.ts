@@ -107,7 +107,7 @@ describe('the treatment report', () => {
   });
 
   it('names the patient, who signed off and when, and the parameter set’s full SHA-256, in English', async () => {
-    const [page] = await pdfText(bytesOf((await download(signed.id)).body));
+    const page = (await pdfText(bytesOf((await download(signed.id)).body))).join(' ');
     const { signOff, parameterSet } = signed.treatment.plan;
     expect(parameterSet.sha256).toMatch(/^[0-9a-f]{64}$/);
     for (const text of [
@@ -128,7 +128,7 @@ describe('the treatment report', () => {
   });
 
   it('has German headings and dates for a German reader', async () => {
-    const [page] = await pdfText(bytesOf((await download(signed.id, users.physician.token, 'de')).body));
+    const page = (await pdfText(bytesOf((await download(signed.id, users.physician.token, 'de')).body))).join(' ');
     const { signOff, parameterSet } = signed.treatment.plan;
     for (const text of [
       'Behandlungsbericht',
@@ -150,7 +150,7 @@ describe('the treatment report', () => {
   it('states its times in the reader’s time zone, named beside them; an unknown zone is refused', async () => {
     const inBerlin = (timeZone: string) =>
       server.call<Body>('GET', `/treatments/${signed.id}/treatment-report?timeZone=${encodeURIComponent(timeZone)}`, { lang: 'de', token: users.physician.token });
-    const [page] = await pdfText(bytesOf((await inBerlin('Europe/Berlin')).body));
+    const page = (await pdfText(bytesOf((await inBerlin('Europe/Berlin')).body))).join(' ');
     // The sign-off as a Berlin clinic reads it: a local time with MEZ (winter) or MESZ (summer) beside it.
     const at = new Date(signed.treatment.plan.signOff.at);
     const local = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('de-DE', { ...options, timeZone: 'Europe/Berlin' }).format(at);
@@ -218,12 +218,12 @@ describe('the treatment report', () => {
 
     const answer = await download(locked.id);
     expect(answer.status).toBe(200);
-    const [page] = await pdfText(bytesOf(answer.body));
+    const page = (await pdfText(bytesOf(answer.body))).join(' ');
     const at = reported.body.data.issueReport.reportedAt;
     for (const text of ['Issue reported — session locked', `on ${signedAtText(at, 'en')} by Miriam Vogel`, `Reason: ${reason}`, 'parameter set is withheld']) {
       expect(page).toContain(text);
     }
-    const [german] = await pdfText(bytesOf((await download(locked.id, users.physician.token, 'de')).body));
+    const german = (await pdfText(bytesOf((await download(locked.id, users.physician.token, 'de')).body))).join(' ');
     expect(german).toContain('Problem gemeldet – Sitzung gesperrt');
     expect(german).toContain('zurückgehalten');
   });

@@ -41,10 +41,14 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function upload(bytes: Uint8Array, options: { token?: string; name?: string; patientId?: string; lang?: 'en' | 'de' } = {}) {
+type UploadOptions = { token?: string; name?: string; patientId?: string; confirmDevicePatientId?: boolean; lang?: 'en' | 'de' };
+
+function upload(bytes: Uint8Array, options: UploadOptions = {}) {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), options.name ?? 'exam.npt');
-  const query = options.patientId ? `?patientId=${options.patientId}` : '';
+  const query = options.patientId
+    ? `?patientId=${options.patientId}${options.confirmDevicePatientId ? '&confirmDevicePatientId=true' : ''}`
+    : '';
   return server.call<Body>('POST', `/treatments${query}`, { token: options.token ?? physician, form, lang: options.lang });
 }
 
@@ -111,11 +115,13 @@ describe('a valid exam', () => {
     expect(plan.scale.umPerPixel).toBeGreaterThan(0);
     const { faz, onh } = plan.exclusionZones;
     expect(faz).toMatchObject({ kind: 'FAZ', center: plan.fovea });
-    expect(onh).toMatchObject({ kind: 'ONH', center: plan.opticDisc.center, marginUm: 200 });
-    // 500 µm, its pixels rounded up to 0.01 px: never smaller, and its µm are its pixels at the plan's scale.
-    expect(faz.radiusXPx).toBeCloseTo(500 / plan.scale.umPerPixel, 1);
-    expect(faz.radiusXUm).toBeGreaterThanOrEqual(500);
-    expect(faz.radiusXUm).toBeLessThan(500 + 0.01 * plan.scale.umPerPixel);
+    // The margins of the clinical limits (docs/clinical-limits.md): 500 µm clearance plus the 100 µm aiming margin.
+    expect(onh).toMatchObject({ kind: 'ONH', center: plan.opticDisc.center, marginUm: 600 });
+    expect(faz).toMatchObject({ marginUm: 100 });
+    // 600 µm, its pixels rounded up to 0.01 px: never smaller, and its µm are its pixels at the plan's scale.
+    expect(faz.radiusXPx).toBeCloseTo(600 / plan.scale.umPerPixel, 1);
+    expect(faz.radiusXUm).toBeGreaterThanOrEqual(600);
+    expect(faz.radiusXUm).toBeLessThan(600 + 0.01 * plan.scale.umPerPixel);
     for (const zone of [faz, onh]) expect(zone.radiusXUm).toBe(zone.radiusXPx * plan.scale.umPerPixel);
     // The detector finds the painted fovea (truth in the file's pixels; the display image has the same size).
     const truth = exam.truth!;
@@ -209,15 +215,27 @@ describe('a valid exam', () => {
     });
   });
 
-  it('names the file’s patient when the file belongs to another patient ("Go to the patient")', async () => {
+  it('names the file’s patient when the file belongs to another patient ("Go to the patient"), and what differs', async () => {
     const other = await smallExam({ seed: 13, name: 'Walter', secondName: 'Zimmermann', birthday: '1949-02-02', gender: 'male' });
-    const unknown = await upload(other.bytes, { patientId: created.body.data.patient.id });
+    const elena = created.body.data.patient;
+    const unknown = await upload(other.bytes, { patientId: elena.id });
     expect(unknown.status).toBe(409);
     expect(unknown.body).toMatchObject({
       code: 'treatment.patient_mismatch',
-      message: 'This file belongs to another patient (Walter Zimmermann, born 2 February 1949).',
+      message:
+        "This file belongs to another patient (Walter Zimmermann, born 2 February 1949). Different from this patient's card: device patient ID, name, second name, birthday and gender.",
       patient: { id: null, name: 'Walter', secondName: 'Zimmermann', birthday: '1949-02-02', gender: 'male' },
+      comparison: {
+        differences: ['deviceId', 'name', 'secondName', 'birthday', 'gender'],
+        file: { deviceId: other.manifest.patient.deviceSideId, name: 'Walter', secondName: 'Zimmermann', birthday: '1949-02-02', gender: 'male' },
+        uploadedFor: { id: elena.id, deviceId: elena.deviceId, name: 'Elena', secondName: 'Fischer', birthday: '1963-01-17', gender: 'female' },
+        confirmable: false,
+      },
     });
+    // Confirming the device id does not take a file of someone else.
+    const forced = await upload(other.bytes, { patientId: elena.id, confirmDevicePatientId: true });
+    expect(forced.status).toBe(409);
+    expect(forced.body.comparison.confirmable).toBe(false);
     // Once Walter is a patient of the clinic, the answer carries his id.
     const walter = await upload(other.bytes);
     expect(walter.status).toBe(201);
@@ -225,9 +243,51 @@ describe('a valid exam', () => {
       deviceSideId: other.manifest.patient.deviceSideId });
     const known = await upload(third.bytes, { patientId: created.body.data.patient.id, lang: 'de' });
     expect(known.status).toBe(409);
-    expect(known.body.message).toBe('Diese Datei gehört zu einem anderen Patienten (Walter Zimmermann, geboren am 2. Februar 1949).');
+    expect(known.body.message).toBe(
+      'Diese Datei gehört zu einem anderen Patienten (Walter Zimmermann, geboren am 2. Februar 1949). Abweichend von dieser Patientenkarte: Patienten-ID am Gerät, Vorname, Nachname, Geburtsdatum und Geschlecht.',
+    );
     expect(known.body.patient.id).toBe(walter.body.data.patient.id);
     await untilProcessed(walter.body.data.treatment.id);
+  });
+
+  it('says plainly when only the device patient id differs, and adds the session when a person confirms it (audited)', async () => {
+    const elena = created.body.data.patient;
+    const sameNameOtherId = await smallExam({
+      seed: 16,
+      name: ' ELENA ',
+      secondName: 'fischer',
+      birthday: '1963-01-17',
+      gender: 'female',
+      deviceSideId: 'NPT-0000999',
+    });
+    const refused = await upload(sameNameOtherId.bytes, { patientId: elena.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      code: 'treatment.patient_mismatch',
+      message: `The device patient ID is NPT-0000999 in this file and ${elena.deviceId} on this patient's card; name, second name, birthday and gender agree. Add the session to this card only if it is the same person.`,
+      comparison: { differences: ['deviceId'], file: { deviceId: 'NPT-0000999' }, uploadedFor: { id: elena.id, deviceId: elena.deviceId }, confirmable: true },
+    });
+    const german = await upload(sameNameOtherId.bytes, { patientId: elena.id, lang: 'de' });
+    expect(german.body.message).toBe(
+      `Die Patienten-ID am Gerät ist in dieser Datei NPT-0000999, auf dieser Patientenkarte ${elena.deviceId}; Vorname, Nachname, Geburtsdatum und Geschlecht stimmen überein. Fügen Sie die Sitzung nur hinzu, wenn es sich um dieselbe Person handelt.`,
+    );
+    const before = await server.call<Body>('GET', `/patients/${elena.id}`, { token: nurse });
+
+    const confirmed = await upload(sameNameOtherId.bytes, { patientId: elena.id, confirmDevicePatientId: true, token: nurse });
+    expect(confirmed.status).toBe(201);
+    expect(confirmed.body.data.patientCreated).toBe(false);
+    expect(confirmed.body.data.treatment.number).toBe(before.body.data.treatmentsCount + 1);
+    // The patient keeps their own device id.
+    expect(confirmed.body.data.patient).toMatchObject({ id: elena.id, deviceId: elena.deviceId });
+    const audit = await server.db
+      .selectFrom('audit_log')
+      .select(['detail', 'outcome'])
+      .where('action', '=', 'treatment.uploaded')
+      .where('target_id', '=', confirmed.body.data.treatment.id)
+      .executeTakeFirstOrThrow();
+    const detail = typeof audit.detail === 'string' ? JSON.parse(audit.detail) : audit.detail;
+    expect(detail).toMatchObject({ patientId: elena.id, devicePatientIdConfirmed: true });
+    await untilProcessed(confirmed.body.data.treatment.id);
   });
 
   it('deletes a session with its files; the file can then be uploaded again', async () => {

@@ -18,6 +18,10 @@ import type {
 } from '../../model/deviceListResponse';
 
 import type {
+  DeviceResponse
+} from '../../model/deviceResponse';
+
+import type {
   DoneResponse
 } from '../../model/doneResponse';
 
@@ -34,7 +38,9 @@ export const getForceResetPasswordResponseMock = (): DoneResponse => ({"status":
 
 export const getStopRenewPasswordResponseMock = (): SecuritySettingsResponse => ({"status":"Success","message":"Security settings updated","data":{"password_strength":"standard","password_renewal_interval":null,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes"}})
 
-export const getListDevicesResponseMock = (): DeviceListResponse => ({"status":"Success","data":[{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z"},{"id":"f80c16c8-a8b6-4af9-be73-386157eee8db","deviceId":"NAV-533-00587","opticalHeadId":"OH-2304","camera":"Fundus CCD 5MP","description":"Laser room 2, first floor","syncAppStatus":"CONNECTION_FAILED","online":false,"lastSeenAt":"2026-11-19T17:42:00Z"}],"meta":{"page":1,"perPage":20,"total":2,"lastPage":1}})
+export const getListDevicesResponseMock = (): DeviceListResponse => ({"status":"Success","data":[{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z","laserProfile":{"wavelengthNm":577,"spotSizeUm":{"min":50,"max":500},"modes":{"continuous":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":10,"max":200}},"micropulse":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":20,"max":300},"dutyCyclePercent":{"min":5,"max":15}}}}},{"id":"f80c16c8-a8b6-4af9-be73-386157eee8db","deviceId":"NAV-533-00587","opticalHeadId":"OH-2304","camera":"Fundus CCD 5MP","description":"Laser room 2, first floor","syncAppStatus":"CONNECTION_FAILED","online":false,"lastSeenAt":"2026-11-19T17:42:00Z","laserProfile":null}],"meta":{"page":1,"perPage":20,"total":2,"lastPage":1}})
+
+export const getUpdateDeviceLaserProfileResponseMock = (): DeviceResponse => ({"status":"Success","message":"Laser profile saved.","data":{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z","laserProfile":{"wavelengthNm":577,"spotSizeUm":{"min":50,"max":500},"modes":{"continuous":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":10,"max":200}},"micropulse":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":20,"max":300},"dutyCyclePercent":{"min":5,"max":15}}}}}})
 
 export const getGetBillingUsageResponseMock = (): BillingUsageResponse => ({"status":"Success","data":{"from":"2026-09","to":"2026-11","rows":[{"month":"2026-10","deviceId":"NAV-533-00412","examsUploaded":14,"plansSignedOff":11,"parameterSetsProduced":11},{"month":"2026-11","deviceId":"NAV-533-00412","examsUploaded":9,"plansSignedOff":6,"parameterSetsProduced":5},{"month":"2026-11","deviceId":"NAV-533-00587","examsUploaded":3,"plansSignedOff":1,"parameterSetsProduced":1}],"totals":{"examsUploaded":26,"plansSignedOff":18,"parameterSetsProduced":17}}})
 
@@ -99,6 +105,18 @@ export const getListDevicesMockHandler = (overrideResponse?: DeviceListResponse 
   }, options)
 }
 
+export const getUpdateDeviceLaserProfileMockHandler = (overrideResponse?: DeviceResponse | ((info: Parameters<Parameters<typeof http.put>[1]>[0]) => Promise<DeviceResponse> | DeviceResponse), options?: RequestHandlerOptions) => {
+  return http.put('*/clinic/devices/:id/laser-profile', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getUpdateDeviceLaserProfileResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
 export const getGetBillingUsageMockHandler = (overrideResponse?: BillingUsageResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<BillingUsageResponse> | BillingUsageResponse), options?: RequestHandlerOptions) => {
   return http.get('*/clinic/billing', async (info) => {
   
@@ -116,5 +134,6 @@ export const getClinicMock = () => [
   getForceResetPasswordMockHandler(),
   getStopRenewPasswordMockHandler(),
   getListDevicesMockHandler(),
+  getUpdateDeviceLaserProfileMockHandler(),
   getGetBillingUsageMockHandler()
 ]

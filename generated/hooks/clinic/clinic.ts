@@ -33,6 +33,10 @@ import type {
 } from '../../model/deviceListResponse';
 
 import type {
+  DeviceResponse
+} from '../../model/deviceResponse';
+
+import type {
   DoneResponse
 } from '../../model/doneResponse';
 
@@ -53,8 +57,16 @@ import type {
 } from '../../model/getBillingUsageParams';
 
 import type {
+  LaserProfileInput
+} from '../../model/laserProfileInput';
+
+import type {
   ListDevicesParams
 } from '../../model/listDevicesParams';
+
+import type {
+  NotFoundResponse
+} from '../../model/notFoundResponse';
 
 import type {
   PayloadTooLargeResponse
@@ -246,7 +258,7 @@ export const useUpdateClinicSettings = <TError = ErrorType<BadRequestResponse | 
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Makes all staff users (`user` = all) or the listed ones (`user` = several, `users` required) set a new password: their sessions end now and at their next sign-in the profile answers `passwordChangeRequired` = forced until they have chosen a new one. The calling IT admin is never included.
+ * Makes all staff users (`user` = all) or the listed ones (`user` = several, `users` required) set a new password: their passwords stop working and their sessions end now, and each active user is e-mailed a reset link (valid 24 hours, revoking any open one; `POST /reset-password` sends a new one later). Users whose invite is still open are left out. The calling IT admin is never included.
  * @summary Force a password reset
  */
 export const forceResetPassword = (
@@ -467,6 +479,71 @@ export function useListDevices<TData = Awaited<ReturnType<typeof listDevices>>, 
 
 
 /**
+ * **Addition.** What the laser system can deliver, from its maker's specification: wavelength, spot sizes, and per mode the power and pulse ranges (micropulse: the duty cycle; continuous: the least spacing its patterns allow). A session treated with the device is planned within it, and within the clinical limits (docs/clinical-limits.md). Audited with the profile before and after. A range whose minimum exceeds its maximum, or a figure outside what any such device delivers, answers 422 naming the field.
+ * @summary Enter a device's laser profile
+ */
+export const updateDeviceLaserProfile = (
+    id: string,
+    laserProfileInput: BodyType<LaserProfileInput>,
+ options?: SecondParameter<typeof apiClient>,) => {
+      
+      
+      return apiClient<DeviceResponse>(
+      {url: `/clinic/devices/${id}/laser-profile`, method: 'PUT',
+      headers: {'Content-Type': 'application/json', },
+      data: laserProfileInput
+    },
+      options);
+    }
+  
+
+
+export const getUpdateDeviceLaserProfileMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDeviceLaserProfile>>, TError,{id: string;data: BodyType<LaserProfileInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof updateDeviceLaserProfile>>, TError,{id: string;data: BodyType<LaserProfileInput>}, TContext> => {
+
+const mutationKey = ['updateDeviceLaserProfile'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof updateDeviceLaserProfile>>, {id: string;data: BodyType<LaserProfileInput>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  updateDeviceLaserProfile(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UpdateDeviceLaserProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateDeviceLaserProfile>>>
+    export type UpdateDeviceLaserProfileMutationBody = BodyType<LaserProfileInput>
+    export type UpdateDeviceLaserProfileMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
+
+    /**
+ * @summary Enter a device's laser profile
+ */
+export const useUpdateDeviceLaserProfile = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateDeviceLaserProfile>>, TError,{id: string;data: BodyType<LaserProfileInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof updateDeviceLaserProfile>>,
+        TError,
+        {id: string;data: BodyType<LaserProfileInput>},
+        TContext
+      > => {
+
+      const mutationOptions = getUpdateDeviceLaserProfileMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * **Addition.** What the clinic used from month `from` to month `to` (both included, `YYYY-MM`, months in UTC, at most 36 of them): per month and laser system, the exams uploaded (sessions made from an NPT file), the plans signed off and the parameter sets produced. The device is the one named in the exam file (`deviceId` null when the file named none). Months and devices without activity are left out; `totals` adds up the range. Shown on the billing tab of /admin, which also offers it as CSV.
  * @summary Usage for billing, per month and device
  */

@@ -41,6 +41,10 @@ import type {
 } from '../../model/idList';
 
 import type {
+  LikelyDuplicatePatientError
+} from '../../model/likelyDuplicatePatientError';
+
+import type {
   ListPatientTreatmentsParams
 } from '../../model/listPatientTreatmentsParams';
 
@@ -215,6 +219,8 @@ export function useListPatients<TData = Awaited<ReturnType<typeof listPatients>>
 
 /**
  * **Addition.** "Add new patient" on /physician/list. The patient starts active, without sessions (`planStatus` no_plan_available). Patients can also be created from an NPT file (`POST /treatments`).
+
+A likely duplicate is refused: when an active or archived patient of the clinic has the same birthday and the same name and second name (compared without regard to case, accents, umlauts written out and surrounding whitespace; `LikelyDuplicatePatientError` says exactly how), the answer is 409 `patient.likely_duplicate` listing those patients, so the screen can offer to open one. The same request with `confirmDuplicate: true` adds the patient anyway, and the audit log records the patients it was added beside (their ids).
  * @summary Add a new patient
  */
 export const createPatient = (
@@ -233,7 +239,7 @@ export const createPatient = (
   
 
 
-export const getCreatePatientMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
+export const getCreatePatientMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | LikelyDuplicatePatientError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext> => {
 
@@ -260,12 +266,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreatePatientMutationResult = NonNullable<Awaited<ReturnType<typeof createPatient>>>
     export type CreatePatientMutationBody = BodyType<PatientCreate>
-    export type CreatePatientMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>
+    export type CreatePatientMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | LikelyDuplicatePatientError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>
 
     /**
  * @summary Add a new patient
  */
-export const useCreatePatient = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
+export const useCreatePatient = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | LikelyDuplicatePatientError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createPatient>>, TError,{data: BodyType<PatientCreate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createPatient>>,

@@ -45,6 +45,10 @@ import type {
 } from '../../model/forbiddenResponse';
 
 import type {
+  GetPreviousTreatmentParams
+} from '../../model/getPreviousTreatmentParams';
+
+import type {
   LockedResponse
 } from '../../model/lockedResponse';
 
@@ -75,6 +79,10 @@ import type {
 import type {
   PreviousTreatmentResponse
 } from '../../model/previousTreatmentResponse';
+
+import type {
+  TreatmentDeviceListResponse
+} from '../../model/treatmentDeviceListResponse';
 
 import type {
   UnauthorizedResponse
@@ -185,17 +193,19 @@ export function useGetPlan<TData = Awaited<ReturnType<typeof getPlan>>, TError =
 
 
 /**
- * **Addition.** The latest earlier session of the same patient and eye whose plan has a macula grid (by exam date), its image registered onto this session's image, and its spots and exclusion zones carried over, with an estimate of the registration's uncertainty. The first request after processing starts the registration in the background and answers `pending`, as does the first request after a physician moved this or the earlier plan's fovea or optic disc (the registration is found again from them); reading is allowed on a locked session.
+ * **Addition.** An earlier session of the same patient and eye whose plan has a macula grid — the one asked for by `earlierSessionId`, else the latest signed-off one (what was meant to be lasered), else the latest draft (by exam date) — its image registered onto this session's image, and its spots and exclusion zones carried over, with an estimate of the registration's uncertainty. The first request after processing starts the registration in the background and answers `pending`, as does the first request after a physician moved this or the earlier plan's fovea or optic disc (the registration is found again from them); reading is allowed on a locked session. `earlierSessions` lists every earlier planned session that may be asked for instead; an id that is not one of them is refused (422).
  * @summary The previous treatment on today's image
  */
 export const getPreviousTreatment = (
     id: string,
+    params?: GetPreviousTreatmentParams,
  options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
 ) => {
       
       
       return apiClient<PreviousTreatmentResponse>(
-      {url: `/treatments/${id}/previous-treatment`, method: 'GET', signal
+      {url: `/treatments/${id}/previous-treatment`, method: 'GET',
+        params, signal
     },
       options);
     }
@@ -203,23 +213,25 @@ export const getPreviousTreatment = (
 
 
 
-export const getGetPreviousTreatmentQueryKey = (id?: string,) => {
+export const getGetPreviousTreatmentQueryKey = (id?: string,
+    params?: GetPreviousTreatmentParams,) => {
     return [
-    `/treatments/${id}/previous-treatment`
+    `/treatments/${id}/previous-treatment`, ...(params ? [params]: [])
     ] as const;
     }
 
     
-export const getGetPreviousTreatmentQueryOptions = <TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export const getGetPreviousTreatmentQueryOptions = <TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(id: string,
+    params?: GetPreviousTreatmentParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
 ) => {
 
 const {query: queryOptions, request: requestOptions} = options ?? {};
 
-  const queryKey =  queryOptions?.queryKey ?? getGetPreviousTreatmentQueryKey(id);
+  const queryKey =  queryOptions?.queryKey ?? getGetPreviousTreatmentQueryKey(id,params);
 
   
 
-    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPreviousTreatment>>> = ({ signal }) => getPreviousTreatment(id, requestOptions, signal);
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getPreviousTreatment>>> = ({ signal }) => getPreviousTreatment(id,params, requestOptions, signal);
 
       
 
@@ -229,11 +241,12 @@ const {query: queryOptions, request: requestOptions} = options ?? {};
 }
 
 export type GetPreviousTreatmentQueryResult = NonNullable<Awaited<ReturnType<typeof getPreviousTreatment>>>
-export type GetPreviousTreatmentQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>
+export type GetPreviousTreatmentQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>
 
 
-export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
- id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>> & Pick<
+export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(
+ id: string,
+    params: undefined |  GetPreviousTreatmentParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>> & Pick<
         DefinedInitialDataOptions<
           Awaited<ReturnType<typeof getPreviousTreatment>>,
           TError,
@@ -242,8 +255,9 @@ export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPre
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>> & Pick<
+export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(
+ id: string,
+    params?: GetPreviousTreatmentParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>> & Pick<
         UndefinedInitialDataOptions<
           Awaited<ReturnType<typeof getPreviousTreatment>>,
           TError,
@@ -252,20 +266,22 @@ export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPre
       >, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
-export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(
+ id: string,
+    params?: GetPreviousTreatmentParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient
   ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
 /**
  * @summary The previous treatment on today's image
  */
 
-export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
- id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+export function useGetPreviousTreatment<TData = Awaited<ReturnType<typeof getPreviousTreatment>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>>(
+ id: string,
+    params?: GetPreviousTreatmentParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getPreviousTreatment>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient 
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
-  const queryOptions = getGetPreviousTreatmentQueryOptions(id,options)
+  const queryOptions = getGetPreviousTreatmentQueryOptions(id,params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 
@@ -475,6 +491,98 @@ export const useSaveBrightness = <TError = ErrorType<BadRequestResponse | Unauth
       return useMutation(mutationOptions, queryClient);
     }
     /**
+ * **Addition.** The clinic's devices with a laser profile, to choose the one that will treat when it is not the one the exam came from (FinalAdjustmentsInput.treatmentDeviceId). The plan is then held to the chosen device's profile (docs/clinical-limits.md). Devices without a profile are left out: they cannot treat.
+ * @summary The clinic's lasers that can treat this session
+ */
+export const listTreatmentDevices = (
+    id: string,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<TreatmentDeviceListResponse>(
+      {url: `/treatments/${id}/treatment-devices`, method: 'GET', signal
+    },
+      options);
+    }
+  
+
+
+
+export const getListTreatmentDevicesQueryKey = (id?: string,) => {
+    return [
+    `/treatments/${id}/treatment-devices`
+    ] as const;
+    }
+
+    
+export const getListTreatmentDevicesQueryOptions = <TData = Awaited<ReturnType<typeof listTreatmentDevices>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentDevices>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListTreatmentDevicesQueryKey(id);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listTreatmentDevices>>> = ({ signal }) => listTreatmentDevices(id, requestOptions, signal);
+
+      
+
+      
+
+   return  { queryKey, queryFn, enabled: !!(id), ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listTreatmentDevices>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListTreatmentDevicesQueryResult = NonNullable<Awaited<ReturnType<typeof listTreatmentDevices>>>
+export type ListTreatmentDevicesQueryError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>
+
+
+export function useListTreatmentDevices<TData = Awaited<ReturnType<typeof listTreatmentDevices>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentDevices>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listTreatmentDevices>>,
+          TError,
+          Awaited<ReturnType<typeof listTreatmentDevices>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListTreatmentDevices<TData = Awaited<ReturnType<typeof listTreatmentDevices>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentDevices>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listTreatmentDevices>>,
+          TError,
+          Awaited<ReturnType<typeof listTreatmentDevices>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListTreatmentDevices<TData = Awaited<ReturnType<typeof listTreatmentDevices>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentDevices>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary The clinic's lasers that can treat this session
+ */
+
+export function useListTreatmentDevices<TData = Awaited<ReturnType<typeof listTreatmentDevices>>, TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>>(
+ id: string, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listTreatmentDevices>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListTreatmentDevicesQueryOptions(id,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
  * **Addition.** Wizard step 4, before the sign-off: last changes to the laser dose, pulse duration and laser mode and to the spots removed. Powers are recomputed from the brightness factors and the plan stays at `confirm_sign_off`; the session's laser settings follow. Only at `confirm_sign_off` (409 otherwise: earlier steps not done, or already signed off); 409 also when a resulting power is outside the device limits; 423 when the session is locked. A change by a physician to a plan prepared by someone else marks the session Modified. Signing off is `POST /treatments/{id}/confirm` (physicians only).
  * @summary Save final adjustments before sign-off
  */

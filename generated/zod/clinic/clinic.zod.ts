@@ -57,7 +57,7 @@ export const updateClinicSettingsResponse = zod.object({
 })
 
 /**
- * Makes all staff users (`user` = all) or the listed ones (`user` = several, `users` required) set a new password: their sessions end now and at their next sign-in the profile answers `passwordChangeRequired` = forced until they have chosen a new one. The calling IT admin is never included.
+ * Makes all staff users (`user` = all) or the listed ones (`user` = several, `users` required) set a new password: their passwords stop working and their sessions end now, and each active user is e-mailed a reset link (valid 24 hours, revoking any open one; `POST /reset-password` sends a new one later). Users whose invite is still open are left out. The calling IT admin is never included.
  * @summary Force a password reset
  */
 export const forceResetPasswordBodyUsersMax = 1000;
@@ -65,7 +65,7 @@ export const forceResetPasswordBodyUsersMax = 1000;
 export const forceResetPasswordBody = zod.strictObject({
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(forceResetPasswordBodyUsersMax).optional()
-}).describe('Users who must set a new password at their next sign-in (their sessions end now).')
+}).describe('Users whose passwords stop working now (their sessions end; each is sent a link to set a new one).')
 
 export const forceResetPasswordResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -107,7 +107,8 @@ export const listDevicesQueryParams = zod.strictObject({
   "status": zod.enum(['online', 'offline']).optional().describe('Only online (sync app RUNNING) or offline (CONNECTION_FAILED) devices.')
 })
 
-export const listDevicesResponseMetaPerPageMax = 100;export const listDevicesResponseMetaTotalMin = 0;
+export const listDevicesResponseDataItemLaserProfileWavelengthNmMin = 400;
+export const listDevicesResponseDataItemLaserProfileWavelengthNmMax = 1100;export const listDevicesResponseDataItemLaserProfileModesContinuousMinSpacingMax = 4;export const listDevicesResponseMetaPerPageMax = 100;export const listDevicesResponseMetaTotalMin = 0;
 
 export const listDevicesResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -119,7 +120,41 @@ export const listDevicesResponse = zod.object({
   "description": zod.string().nullish(),
   "syncAppStatus": zod.enum(['RUNNING', 'CONNECTION_FAILED']).describe('Status of the device\'s sync app. RUNNING is shown as Online, CONNECTION_FAILED as Offline.'),
   "online": zod.boolean().describe('Derived from syncAppStatus (RUNNING → true).'),
-  "lastSeenAt": zod.iso.datetime({}).nullish()
+  "lastSeenAt": zod.iso.datetime({}).nullish(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(listDevicesResponseDataItemLaserProfileWavelengthNmMin).max(listDevicesResponseDataItemLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(listDevicesResponseDataItemLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()]).optional().describe('**Addition.** What the device can deliver; null until an IT admin has entered it (its sessions cannot be signed off).')
 })),
   "meta": zod.object({
   "page": zod.number().min(1),
@@ -127,6 +162,102 @@ export const listDevicesResponse = zod.object({
   "total": zod.number().min(listDevicesResponseMetaTotalMin),
   "lastPage": zod.number().min(1)
 }).describe('Paging information of a list answer.')
+})
+
+/**
+ * **Addition.** What the laser system can deliver, from its maker's specification: wavelength, spot sizes, and per mode the power and pulse ranges (micropulse: the duty cycle; continuous: the least spacing its patterns allow). A session treated with the device is planned within it, and within the clinical limits (docs/clinical-limits.md). Audited with the profile before and after. A range whose minimum exceeds its maximum, or a figure outside what any such device delivers, answers 422 naming the field.
+ * @summary Enter a device's laser profile
+ */
+export const updateDeviceLaserProfileBodyLaserProfileWavelengthNmMin = 400;
+export const updateDeviceLaserProfileBodyLaserProfileWavelengthNmMax = 1100;export const updateDeviceLaserProfileBodyLaserProfileModesContinuousMinSpacingMax = 4;
+
+export const updateDeviceLaserProfileBody = zod.strictObject({
+  "laserProfile": zod.strictObject({
+  "wavelengthNm": zod.number().min(updateDeviceLaserProfileBodyLaserProfileWavelengthNmMin).max(updateDeviceLaserProfileBodyLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.strictObject({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.strictObject({
+  "continuous": zod.strictObject({
+  "powerMw": zod.strictObject({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.strictObject({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(updateDeviceLaserProfileBodyLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.strictObject({
+  "powerMw": zod.strictObject({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.strictObject({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.strictObject({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).')
+})
+
+export const updateDeviceLaserProfileResponseDataLaserProfileWavelengthNmMin = 400;
+export const updateDeviceLaserProfileResponseDataLaserProfileWavelengthNmMax = 1100;export const updateDeviceLaserProfileResponseDataLaserProfileModesContinuousMinSpacingMax = 4;
+
+export const updateDeviceLaserProfileResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string().describe('Serial of the laser system.'),
+  "opticalHeadId": zod.string(),
+  "camera": zod.string(),
+  "description": zod.string().nullish(),
+  "syncAppStatus": zod.enum(['RUNNING', 'CONNECTION_FAILED']).describe('Status of the device\'s sync app. RUNNING is shown as Online, CONNECTION_FAILED as Offline.'),
+  "online": zod.boolean().describe('Derived from syncAppStatus (RUNNING → true).'),
+  "lastSeenAt": zod.iso.datetime({}).nullish(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(updateDeviceLaserProfileResponseDataLaserProfileWavelengthNmMin).max(updateDeviceLaserProfileResponseDataLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(updateDeviceLaserProfileResponseDataLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()]).optional().describe('**Addition.** What the device can deliver; null until an IT admin has entered it (its sessions cannot be signed off).')
+}),
+  "message": zod.string().optional()
 })
 
 /**

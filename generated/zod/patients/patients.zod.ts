@@ -61,16 +61,19 @@ export const listPatientsResponse = zod.object({
 
 /**
  * **Addition.** "Add new patient" on /physician/list. The patient starts active, without sessions (`planStatus` no_plan_available). Patients can also be created from an NPT file (`POST /treatments`).
+
+A likely duplicate is refused: when an active or archived patient of the clinic has the same birthday and the same name and second name (compared without regard to case, accents, umlauts written out and surrounding whitespace; `LikelyDuplicatePatientError` says exactly how), the answer is 409 `patient.likely_duplicate` listing those patients, so the screen can offer to open one. The same request with `confirmDuplicate: true` adds the patient anyway, and the audit log records the patients it was added beside (their ids).
  * @summary Add a new patient
  */
-export const createPatientBodyNameMax = 100;export const createPatientBodySecondNameMax = 100;export const createPatientBodyDescriptionMax = 2000;
+export const createPatientBodyNameMax = 100;export const createPatientBodySecondNameMax = 100;export const createPatientBodyDescriptionMax = 2000;export const createPatientBodyConfirmDuplicateDefault = false;
 
 export const createPatientBody = zod.strictObject({
   "name": zod.string().min(1).max(createPatientBodyNameMax),
   "secondName": zod.string().min(1).max(createPatientBodySecondNameMax),
   "birthday": zod.iso.date().describe('Date of birth, YYYY-MM-DD.'),
   "gender": zod.enum(['male', 'female', 'other']),
-  "description": zod.string().max(createPatientBodyDescriptionMax).optional()
+  "description": zod.string().max(createPatientBodyDescriptionMax).optional(),
+  "confirmDuplicate": zod.boolean().optional().describe('True adds the patient even when the clinic already has a patient of the same name, second name and birthday (the 409 `patient.likely_duplicate` that is answered otherwise); the audit log records the patients it was added beside. Send it only after a person has seen those patients and said that this is someone else.')
 })
 
 /**
@@ -303,26 +306,28 @@ export const comparePatientTreatmentsQueryParams = zod.strictObject({
 export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstPlanRevisionMin = 0;
-export const comparePatientTreatmentsResponseDataFirstPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMin = -180;
+export const comparePatientTreatmentsResponseDataFirstPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataFirstPlanOpticDiscRadiusPxMax = 10000;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMax = 180;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazMarginUmMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhRotationDegMax = 180;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhMarginUmMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsSpotSizeUmMin = 50;
 export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsSpotSizeUmMax = 500;export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsSpacingMin = 0.5;
 export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsSpacingMax = 4;export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsInnerRadiusUmMin = 0;
 export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsInnerRadiusUmMax = 3000;export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsOuterRadiusUmMin = 500;
 export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsOuterRadiusUmMax = 6000;export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemIdMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemBrightnessMin = 0;
-export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemBrightnessMax = 1;export const comparePatientTreatmentsResponseDataFirstPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-export const comparePatientTreatmentsResponseDataFirstLaserSettingsPulseDurationMsMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsLaserDoseMin = 0;export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMin = 0;
+export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemBrightnessMax = 1;export const comparePatientTreatmentsResponseDataFirstPlanBrightnessExcludedSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;export const comparePatientTreatmentsResponseDataFirstLaserSettingsPulseDurationMsMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsLaserDoseMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsDutyCyclePercentMax = 100;export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondPlanRevisionMin = 0;
-export const comparePatientTreatmentsResponseDataSecondPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMin = -180;
+export const comparePatientTreatmentsResponseDataSecondPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataSecondPlanOpticDiscRadiusPxMax = 10000;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMax = 180;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazMarginUmMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhRotationDegMax = 180;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhMarginUmMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsSpotSizeUmMin = 50;
 export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsSpotSizeUmMax = 500;export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsSpacingMin = 0.5;
 export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsSpacingMax = 4;export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsInnerRadiusUmMin = 0;
 export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsInnerRadiusUmMax = 3000;export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsOuterRadiusUmMin = 500;
 export const comparePatientTreatmentsResponseDataSecondPlanGridSettingsOuterRadiusUmMax = 6000;export const comparePatientTreatmentsResponseDataSecondPlanSpotsItemIdMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanSpotsItemBrightnessMin = 0;
-export const comparePatientTreatmentsResponseDataSecondPlanSpotsItemBrightnessMax = 1;export const comparePatientTreatmentsResponseDataSecondPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-export const comparePatientTreatmentsResponseDataSecondLaserSettingsPulseDurationMsMin = 0;export const comparePatientTreatmentsResponseDataSecondLaserSettingsLaserDoseMin = 0;
+export const comparePatientTreatmentsResponseDataSecondPlanSpotsItemBrightnessMax = 1;export const comparePatientTreatmentsResponseDataSecondPlanBrightnessExcludedSpotsMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const comparePatientTreatmentsResponseDataSecondPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const comparePatientTreatmentsResponseDataSecondPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const comparePatientTreatmentsResponseDataSecondPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;export const comparePatientTreatmentsResponseDataSecondLaserSettingsPulseDurationMsMin = 0;export const comparePatientTreatmentsResponseDataSecondLaserSettingsLaserDoseMin = 0;export const comparePatientTreatmentsResponseDataSecondLaserSettingsDutyCyclePercentMax = 100;
 
 export const comparePatientTreatmentsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -361,7 +366,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "revision": zod.number().min(comparePatientTreatmentsResponseDataFirstPlanRevisionMin).max(comparePatientTreatmentsResponseDataFirstPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -372,8 +377,8 @@ export const comparePatientTreatmentsResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(comparePatientTreatmentsResponseDataFirstPlanOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -432,9 +437,21 @@ export const comparePatientTreatmentsResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(comparePatientTreatmentsResponseDataFirstPlanBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -449,7 +466,62 @@ export const comparePatientTreatmentsResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(comparePatientTreatmentsResponseDataFirstPlanParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.'),
   "laserSettings": zod.object({
   "spotSizeUm": zod.number().nullish().describe('Spot size (µm).'),
@@ -457,7 +529,8 @@ export const comparePatientTreatmentsResponse = zod.object({
   "pulseDurationMs": zod.number().min(comparePatientTreatmentsResponseDataFirstLaserSettingsPulseDurationMsMin).nullish(),
   "laserMode": zod.union([zod.enum(['micropulse', 'continuous']),zod.null()]).optional(),
   "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]).optional(),
-  "laserDose": zod.number().min(comparePatientTreatmentsResponseDataFirstLaserSettingsLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
+  "laserDose": zod.number().min(comparePatientTreatmentsResponseDataFirstLaserSettingsLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.'),
+  "dutyCyclePercent": zod.number().min(1).max(comparePatientTreatmentsResponseDataFirstLaserSettingsDutyCyclePercentMax).nullish().describe('**Addition.** Micropulse duty cycle (%); required in micropulse mode, null in continuous mode.')
 }).optional()
 }),
   "second": zod.object({
@@ -494,7 +567,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "revision": zod.number().min(comparePatientTreatmentsResponseDataSecondPlanRevisionMin).max(comparePatientTreatmentsResponseDataSecondPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -505,8 +578,8 @@ export const comparePatientTreatmentsResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(comparePatientTreatmentsResponseDataSecondPlanOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -565,9 +638,21 @@ export const comparePatientTreatmentsResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(comparePatientTreatmentsResponseDataSecondPlanBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -582,7 +667,62 @@ export const comparePatientTreatmentsResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(comparePatientTreatmentsResponseDataSecondPlanParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(comparePatientTreatmentsResponseDataSecondPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(comparePatientTreatmentsResponseDataSecondPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(comparePatientTreatmentsResponseDataSecondPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.'),
   "laserSettings": zod.object({
   "spotSizeUm": zod.number().nullish().describe('Spot size (µm).'),
@@ -590,7 +730,8 @@ export const comparePatientTreatmentsResponse = zod.object({
   "pulseDurationMs": zod.number().min(comparePatientTreatmentsResponseDataSecondLaserSettingsPulseDurationMsMin).nullish(),
   "laserMode": zod.union([zod.enum(['micropulse', 'continuous']),zod.null()]).optional(),
   "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]).optional(),
-  "laserDose": zod.number().min(comparePatientTreatmentsResponseDataSecondLaserSettingsLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
+  "laserDose": zod.number().min(comparePatientTreatmentsResponseDataSecondLaserSettingsLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.'),
+  "dutyCyclePercent": zod.number().min(1).max(comparePatientTreatmentsResponseDataSecondLaserSettingsDutyCyclePercentMax).nullish().describe('**Addition.** Micropulse duty cycle (%); required in micropulse mode, null in continuous mode.')
 }).optional()
 }),
   "differences": zod.object({

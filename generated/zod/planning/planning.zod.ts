@@ -10,15 +10,16 @@ import * as zod from 'zod';
  */
 export const getPlanResponseDataStepIndexMin = 0;
 export const getPlanResponseDataStepIndexMax = 8;export const getPlanResponseDataRevisionMin = 0;
-export const getPlanResponseDataRevisionMax = 1000000;export const getPlanResponseDataExclusionZonesFazRotationDegMin = -180;
+export const getPlanResponseDataRevisionMax = 1000000;export const getPlanResponseDataOpticDiscRadiusPxMax = 10000;export const getPlanResponseDataExclusionZonesFazRotationDegMin = -180;
 export const getPlanResponseDataExclusionZonesFazRotationDegMax = 180;export const getPlanResponseDataExclusionZonesFazMarginUmMin = 0;export const getPlanResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const getPlanResponseDataExclusionZonesOnhRotationDegMax = 180;export const getPlanResponseDataExclusionZonesOnhMarginUmMin = 0;export const getPlanResponseDataGridSettingsSpotSizeUmMin = 50;
 export const getPlanResponseDataGridSettingsSpotSizeUmMax = 500;export const getPlanResponseDataGridSettingsSpacingMin = 0.5;
 export const getPlanResponseDataGridSettingsSpacingMax = 4;export const getPlanResponseDataGridSettingsInnerRadiusUmMin = 0;
 export const getPlanResponseDataGridSettingsInnerRadiusUmMax = 3000;export const getPlanResponseDataGridSettingsOuterRadiusUmMin = 500;
 export const getPlanResponseDataGridSettingsOuterRadiusUmMax = 6000;export const getPlanResponseDataSpotsItemIdMin = 0;export const getPlanResponseDataSpotsItemBrightnessMin = 0;
-export const getPlanResponseDataSpotsItemBrightnessMax = 1;export const getPlanResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const getPlanResponseDataSpotsItemBrightnessMax = 1;export const getPlanResponseDataBrightnessExcludedSpotsMin = 0;export const getPlanResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const getPlanResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const getPlanResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const getPlanResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const getPlanResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -29,7 +30,7 @@ export const getPlanResponse = zod.object({
   "revision": zod.number().min(getPlanResponseDataRevisionMin).max(getPlanResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -40,8 +41,8 @@ export const getPlanResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(getPlanResponseDataOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -100,9 +101,21 @@ export const getPlanResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(getPlanResponseDataBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -117,14 +130,73 @@ export const getPlanResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(getPlanResponseDataParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(getPlanResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(getPlanResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(getPlanResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.')
 })
 
 /**
- * **Addition.** The latest earlier session of the same patient and eye whose plan has a macula grid (by exam date), its image registered onto this session's image, and its spots and exclusion zones carried over, with an estimate of the registration's uncertainty. The first request after processing starts the registration in the background and answers `pending`, as does the first request after a physician moved this or the earlier plan's fovea or optic disc (the registration is found again from them); reading is allowed on a locked session.
+ * **Addition.** An earlier session of the same patient and eye whose plan has a macula grid — the one asked for by `earlierSessionId`, else the latest signed-off one (what was meant to be lasered), else the latest draft (by exam date) — its image registered onto this session's image, and its spots and exclusion zones carried over, with an estimate of the registration's uncertainty. The first request after processing starts the registration in the background and answers `pending`, as does the first request after a physician moved this or the earlier plan's fovea or optic disc (the registration is found again from them); reading is allowed on a locked session. `earlierSessions` lists every earlier planned session that may be asked for instead; an id that is not one of them is refused (422).
  * @summary The previous treatment on today's image
  */
+export const getPreviousTreatmentQueryParams = zod.strictObject({
+  "earlierSessionId": zod.uuid().optional().describe('Which earlier session to show (one of `earlierSessions`); without it, the latest signed-off one.')
+})
+
 export const getPreviousTreatmentResponseDataRegistrationUncertaintyUmMin = 0;export const getPreviousTreatmentResponseDataRegistrationVesselAgreementMin = -1;
 export const getPreviousTreatmentResponseDataRegistrationVesselAgreementMax = 1;export const getPreviousTreatmentResponseDataExclusionZonesItemRotationDegMin = -180;
 export const getPreviousTreatmentResponseDataExclusionZonesItemRotationDegMax = 180;
@@ -139,7 +211,14 @@ export const getPreviousTreatmentResponse = zod.object({
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "signedOff": zod.boolean().describe('False for a plan that was never signed off (it may not have been lasered).'),
   "signedOffAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional()
-}).describe('The earlier session whose plan is carried over.'),zod.null()]),
+}).describe('The earlier session whose plan is carried over.'),zod.null()]).describe('The earlier session shown (the one asked for, else the latest signed-off, else the latest draft).'),
+  "earlierSessions": zod.array(zod.object({
+  "id": zod.uuid(),
+  "number": zod.number().min(1),
+  "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "signedOff": zod.boolean().describe('False for a plan that was never signed off (it may not have been lasered).'),
+  "signedOffAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional()
+}).describe('The earlier session whose plan is carried over.')).describe('Every earlier session of this patient\'s eye with a planned grid, any of which may be shown (`earlierSessionId`): signed-off sessions first, then drafts, each newest first. Empty for `none`.'),
   "registration": zod.union([zod.object({
   "method": zod.enum(['landmarks', 'vessels']),
   "transform": zod.object({
@@ -182,7 +261,7 @@ export const saveExclusionZonesBodyRevisionMax = 1000000;export const saveExclus
 export const saveExclusionZonesBodyFazRotationDegMin = -180;
 export const saveExclusionZonesBodyFazRotationDegMax = 180;export const saveExclusionZonesBodyOnhRadiusXPxMax = 10000;export const saveExclusionZonesBodyOnhRadiusYPxMax = 10000;export const saveExclusionZonesBodyOnhRotationDegDefault = 0;
 export const saveExclusionZonesBodyOnhRotationDegMin = -180;
-export const saveExclusionZonesBodyOnhRotationDegMax = 180;
+export const saveExclusionZonesBodyOnhRotationDegMax = 180;export const saveExclusionZonesBodyOpticDiscRadiusPxMax = 10000;
 
 export const saveExclusionZonesBody = zod.strictObject({
   "revision": zod.number().min(saveExclusionZonesBodyRevisionMin).max(saveExclusionZonesBodyRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
@@ -203,20 +282,28 @@ export const saveExclusionZonesBody = zod.strictObject({
   "radiusXPx": zod.number().max(saveExclusionZonesBodyOnhRadiusXPxMax),
   "radiusYPx": zod.number().max(saveExclusionZonesBodyOnhRadiusYPxMax),
   "rotationDeg": zod.number().min(saveExclusionZonesBodyOnhRotationDegMin).max(saveExclusionZonesBodyOnhRotationDegMax).optional()
-})
-}).describe('Confirmed or moved zones (pixels; the server derives µm from the plan\'s scale).')
+}),
+  "opticDisc": zod.strictObject({
+  "center": zod.strictObject({
+  "x": zod.number(),
+  "y": zod.number()
+}).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
+  "radiusPx": zod.number().max(saveExclusionZonesBodyOpticDiscRadiusPxMax)
+}).optional().describe('The optic disc as detected or confirmed by the physician (image pixels).')
+}).describe('Confirmed or moved zones (pixels; the server derives µm from the plan\'s scale). The fovea is the FAZ\'s centre. The optic disc moves with the ONH zone\'s centre unless `opticDisc` confirms it elsewhere; the ONH zone must hold the disc with the clinical margin (plan.disc_not_covered).')
 
 export const saveExclusionZonesResponseDataStepIndexMin = 0;
 export const saveExclusionZonesResponseDataStepIndexMax = 8;export const saveExclusionZonesResponseDataRevisionMin = 0;
-export const saveExclusionZonesResponseDataRevisionMax = 1000000;export const saveExclusionZonesResponseDataExclusionZonesFazRotationDegMin = -180;
+export const saveExclusionZonesResponseDataRevisionMax = 1000000;export const saveExclusionZonesResponseDataOpticDiscRadiusPxMax = 10000;export const saveExclusionZonesResponseDataExclusionZonesFazRotationDegMin = -180;
 export const saveExclusionZonesResponseDataExclusionZonesFazRotationDegMax = 180;export const saveExclusionZonesResponseDataExclusionZonesFazMarginUmMin = 0;export const saveExclusionZonesResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const saveExclusionZonesResponseDataExclusionZonesOnhRotationDegMax = 180;export const saveExclusionZonesResponseDataExclusionZonesOnhMarginUmMin = 0;export const saveExclusionZonesResponseDataGridSettingsSpotSizeUmMin = 50;
 export const saveExclusionZonesResponseDataGridSettingsSpotSizeUmMax = 500;export const saveExclusionZonesResponseDataGridSettingsSpacingMin = 0.5;
 export const saveExclusionZonesResponseDataGridSettingsSpacingMax = 4;export const saveExclusionZonesResponseDataGridSettingsInnerRadiusUmMin = 0;
 export const saveExclusionZonesResponseDataGridSettingsInnerRadiusUmMax = 3000;export const saveExclusionZonesResponseDataGridSettingsOuterRadiusUmMin = 500;
 export const saveExclusionZonesResponseDataGridSettingsOuterRadiusUmMax = 6000;export const saveExclusionZonesResponseDataSpotsItemIdMin = 0;export const saveExclusionZonesResponseDataSpotsItemBrightnessMin = 0;
-export const saveExclusionZonesResponseDataSpotsItemBrightnessMax = 1;export const saveExclusionZonesResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const saveExclusionZonesResponseDataSpotsItemBrightnessMax = 1;export const saveExclusionZonesResponseDataBrightnessExcludedSpotsMin = 0;export const saveExclusionZonesResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const saveExclusionZonesResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const saveExclusionZonesResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const saveExclusionZonesResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const saveExclusionZonesResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -227,7 +314,7 @@ export const saveExclusionZonesResponse = zod.object({
   "revision": zod.number().min(saveExclusionZonesResponseDataRevisionMin).max(saveExclusionZonesResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -238,8 +325,8 @@ export const saveExclusionZonesResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(saveExclusionZonesResponseDataOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -298,9 +385,21 @@ export const saveExclusionZonesResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(saveExclusionZonesResponseDataBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -315,7 +414,62 @@ export const saveExclusionZonesResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(saveExclusionZonesResponseDataParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(saveExclusionZonesResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(saveExclusionZonesResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(saveExclusionZonesResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.')
 })
 
@@ -344,15 +498,16 @@ export const saveMaculaGridBody = zod.strictObject({
 
 export const saveMaculaGridResponseDataStepIndexMin = 0;
 export const saveMaculaGridResponseDataStepIndexMax = 8;export const saveMaculaGridResponseDataRevisionMin = 0;
-export const saveMaculaGridResponseDataRevisionMax = 1000000;export const saveMaculaGridResponseDataExclusionZonesFazRotationDegMin = -180;
+export const saveMaculaGridResponseDataRevisionMax = 1000000;export const saveMaculaGridResponseDataOpticDiscRadiusPxMax = 10000;export const saveMaculaGridResponseDataExclusionZonesFazRotationDegMin = -180;
 export const saveMaculaGridResponseDataExclusionZonesFazRotationDegMax = 180;export const saveMaculaGridResponseDataExclusionZonesFazMarginUmMin = 0;export const saveMaculaGridResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const saveMaculaGridResponseDataExclusionZonesOnhRotationDegMax = 180;export const saveMaculaGridResponseDataExclusionZonesOnhMarginUmMin = 0;export const saveMaculaGridResponseDataGridSettingsSpotSizeUmMin = 50;
 export const saveMaculaGridResponseDataGridSettingsSpotSizeUmMax = 500;export const saveMaculaGridResponseDataGridSettingsSpacingMin = 0.5;
 export const saveMaculaGridResponseDataGridSettingsSpacingMax = 4;export const saveMaculaGridResponseDataGridSettingsInnerRadiusUmMin = 0;
 export const saveMaculaGridResponseDataGridSettingsInnerRadiusUmMax = 3000;export const saveMaculaGridResponseDataGridSettingsOuterRadiusUmMin = 500;
 export const saveMaculaGridResponseDataGridSettingsOuterRadiusUmMax = 6000;export const saveMaculaGridResponseDataSpotsItemIdMin = 0;export const saveMaculaGridResponseDataSpotsItemBrightnessMin = 0;
-export const saveMaculaGridResponseDataSpotsItemBrightnessMax = 1;export const saveMaculaGridResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const saveMaculaGridResponseDataSpotsItemBrightnessMax = 1;export const saveMaculaGridResponseDataBrightnessExcludedSpotsMin = 0;export const saveMaculaGridResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const saveMaculaGridResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const saveMaculaGridResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const saveMaculaGridResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const saveMaculaGridResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -363,7 +518,7 @@ export const saveMaculaGridResponse = zod.object({
   "revision": zod.number().min(saveMaculaGridResponseDataRevisionMin).max(saveMaculaGridResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -374,8 +529,8 @@ export const saveMaculaGridResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(saveMaculaGridResponseDataOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -434,9 +589,21 @@ export const saveMaculaGridResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(saveMaculaGridResponseDataBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -451,7 +618,62 @@ export const saveMaculaGridResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(saveMaculaGridResponseDataParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(saveMaculaGridResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(saveMaculaGridResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(saveMaculaGridResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.')
 })
 
@@ -466,20 +688,21 @@ export const saveBrightnessBodyMinFactorMax = 1;export const saveBrightnessBodyM
 export const saveBrightnessBody = zod.strictObject({
   "revision": zod.number().min(saveBrightnessBodyRevisionMin).max(saveBrightnessBodyRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "minFactor": zod.number().min(saveBrightnessBodyMinFactorMin).max(saveBrightnessBodyMinFactorMax).optional().describe('Lowest power factor, for the darkest spots (default 0.8).'),
-  "maxFactor": zod.number().min(1).max(saveBrightnessBodyMaxFactorMax).optional().describe('Highest power factor, for the brightest spots (default 1.2).')
+  "maxFactor": zod.number().min(1).max(saveBrightnessBodyMaxFactorMax).optional().describe('Highest power factor, for the brightest spots (default 1: never above the titrated power). Above 1 only a physician may set it, recorded in the audit trail, the sign-off summary and the report; a nurse\'s request answers 403.')
 }).describe('Confirms the brightness-adapted power map, optionally with changed bounds.')
 
 export const saveBrightnessResponseDataStepIndexMin = 0;
 export const saveBrightnessResponseDataStepIndexMax = 8;export const saveBrightnessResponseDataRevisionMin = 0;
-export const saveBrightnessResponseDataRevisionMax = 1000000;export const saveBrightnessResponseDataExclusionZonesFazRotationDegMin = -180;
+export const saveBrightnessResponseDataRevisionMax = 1000000;export const saveBrightnessResponseDataOpticDiscRadiusPxMax = 10000;export const saveBrightnessResponseDataExclusionZonesFazRotationDegMin = -180;
 export const saveBrightnessResponseDataExclusionZonesFazRotationDegMax = 180;export const saveBrightnessResponseDataExclusionZonesFazMarginUmMin = 0;export const saveBrightnessResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const saveBrightnessResponseDataExclusionZonesOnhRotationDegMax = 180;export const saveBrightnessResponseDataExclusionZonesOnhMarginUmMin = 0;export const saveBrightnessResponseDataGridSettingsSpotSizeUmMin = 50;
 export const saveBrightnessResponseDataGridSettingsSpotSizeUmMax = 500;export const saveBrightnessResponseDataGridSettingsSpacingMin = 0.5;
 export const saveBrightnessResponseDataGridSettingsSpacingMax = 4;export const saveBrightnessResponseDataGridSettingsInnerRadiusUmMin = 0;
 export const saveBrightnessResponseDataGridSettingsInnerRadiusUmMax = 3000;export const saveBrightnessResponseDataGridSettingsOuterRadiusUmMin = 500;
 export const saveBrightnessResponseDataGridSettingsOuterRadiusUmMax = 6000;export const saveBrightnessResponseDataSpotsItemIdMin = 0;export const saveBrightnessResponseDataSpotsItemBrightnessMin = 0;
-export const saveBrightnessResponseDataSpotsItemBrightnessMax = 1;export const saveBrightnessResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const saveBrightnessResponseDataSpotsItemBrightnessMax = 1;export const saveBrightnessResponseDataBrightnessExcludedSpotsMin = 0;export const saveBrightnessResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const saveBrightnessResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const saveBrightnessResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const saveBrightnessResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const saveBrightnessResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -490,7 +713,7 @@ export const saveBrightnessResponse = zod.object({
   "revision": zod.number().min(saveBrightnessResponseDataRevisionMin).max(saveBrightnessResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -501,8 +724,8 @@ export const saveBrightnessResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(saveBrightnessResponseDataOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -561,9 +784,21 @@ export const saveBrightnessResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(saveBrightnessResponseDataBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -578,8 +813,113 @@ export const saveBrightnessResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(saveBrightnessResponseDataParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(saveBrightnessResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(saveBrightnessResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(saveBrightnessResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.')
+})
+
+/**
+ * **Addition.** The clinic's devices with a laser profile, to choose the one that will treat when it is not the one the exam came from (FinalAdjustmentsInput.treatmentDeviceId). The plan is then held to the chosen device's profile (docs/clinical-limits.md). Devices without a profile are left out: they cannot treat.
+ * @summary The clinic's lasers that can treat this session
+ */
+export const listTreatmentDevicesResponseDataItemLaserProfileWavelengthNmMin = 400;
+export const listTreatmentDevicesResponseDataItemLaserProfileWavelengthNmMax = 1100;export const listTreatmentDevicesResponseDataItemLaserProfileModesContinuousMinSpacingMax = 4;
+
+export const listTreatmentDevicesResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.array(zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(listTreatmentDevicesResponseDataItemLaserProfileWavelengthNmMin).max(listTreatmentDevicesResponseDataItemLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(listTreatmentDevicesResponseDataItemLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}))
 })
 
 /**
@@ -587,27 +927,30 @@ export const saveBrightnessResponse = zod.object({
  * @summary Save final adjustments before sign-off
  */
 export const saveFinalAdjustmentsBodyRevisionMin = 0;
-export const saveFinalAdjustmentsBodyRevisionMax = 1000000;export const saveFinalAdjustmentsBodyLaserDoseMax = 1000;export const saveFinalAdjustmentsBodyPulseDurationMsMax = 1000;export const saveFinalAdjustmentsBodyDisabledSpotIdsItemMin = 0;export const saveFinalAdjustmentsBodyDisabledSpotIdsMax = 5000;
+export const saveFinalAdjustmentsBodyRevisionMax = 1000000;export const saveFinalAdjustmentsBodyLaserDoseMax = 1000;export const saveFinalAdjustmentsBodyPulseDurationMsMax = 1000;export const saveFinalAdjustmentsBodyDutyCyclePercentMax = 100;export const saveFinalAdjustmentsBodyDisabledSpotIdsItemMin = 0;export const saveFinalAdjustmentsBodyDisabledSpotIdsMax = 5000;
 
 export const saveFinalAdjustmentsBody = zod.strictObject({
   "revision": zod.number().min(saveFinalAdjustmentsBodyRevisionMin).max(saveFinalAdjustmentsBodyRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "laserDose": zod.number().max(saveFinalAdjustmentsBodyLaserDoseMax).optional().describe('Sub-visible laser power in mW before brightness adaptation.'),
   "pulseDurationMs": zod.number().max(saveFinalAdjustmentsBodyPulseDurationMsMax).optional(),
   "laserMode": zod.enum(['micropulse', 'continuous']).optional(),
+  "dutyCyclePercent": zod.number().min(1).max(saveFinalAdjustmentsBodyDutyCyclePercentMax).nullish().describe('**Addition.** Micropulse duty cycle (%); required in micropulse mode (null clears it).'),
+  "treatmentDeviceId": zod.uuid().optional().describe('**Addition.** The clinic\'s device that will treat (its laser profile gives the limits); default the device the exam came from.'),
   "disabledSpotIds": zod.array(zod.number().min(saveFinalAdjustmentsBodyDisabledSpotIdsItemMin)).max(saveFinalAdjustmentsBodyDisabledSpotIdsMax).optional()
 }).describe('Last changes before sign-off (wizard step 4); absent fields stay as they are.')
 
 export const saveFinalAdjustmentsResponseDataStepIndexMin = 0;
 export const saveFinalAdjustmentsResponseDataStepIndexMax = 8;export const saveFinalAdjustmentsResponseDataRevisionMin = 0;
-export const saveFinalAdjustmentsResponseDataRevisionMax = 1000000;export const saveFinalAdjustmentsResponseDataExclusionZonesFazRotationDegMin = -180;
+export const saveFinalAdjustmentsResponseDataRevisionMax = 1000000;export const saveFinalAdjustmentsResponseDataOpticDiscRadiusPxMax = 10000;export const saveFinalAdjustmentsResponseDataExclusionZonesFazRotationDegMin = -180;
 export const saveFinalAdjustmentsResponseDataExclusionZonesFazRotationDegMax = 180;export const saveFinalAdjustmentsResponseDataExclusionZonesFazMarginUmMin = 0;export const saveFinalAdjustmentsResponseDataExclusionZonesOnhRotationDegMin = -180;
 export const saveFinalAdjustmentsResponseDataExclusionZonesOnhRotationDegMax = 180;export const saveFinalAdjustmentsResponseDataExclusionZonesOnhMarginUmMin = 0;export const saveFinalAdjustmentsResponseDataGridSettingsSpotSizeUmMin = 50;
 export const saveFinalAdjustmentsResponseDataGridSettingsSpotSizeUmMax = 500;export const saveFinalAdjustmentsResponseDataGridSettingsSpacingMin = 0.5;
 export const saveFinalAdjustmentsResponseDataGridSettingsSpacingMax = 4;export const saveFinalAdjustmentsResponseDataGridSettingsInnerRadiusUmMin = 0;
 export const saveFinalAdjustmentsResponseDataGridSettingsInnerRadiusUmMax = 3000;export const saveFinalAdjustmentsResponseDataGridSettingsOuterRadiusUmMin = 500;
 export const saveFinalAdjustmentsResponseDataGridSettingsOuterRadiusUmMax = 6000;export const saveFinalAdjustmentsResponseDataSpotsItemIdMin = 0;export const saveFinalAdjustmentsResponseDataSpotsItemBrightnessMin = 0;
-export const saveFinalAdjustmentsResponseDataSpotsItemBrightnessMax = 1;export const saveFinalAdjustmentsResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const saveFinalAdjustmentsResponseDataSpotsItemBrightnessMax = 1;export const saveFinalAdjustmentsResponseDataBrightnessExcludedSpotsMin = 0;export const saveFinalAdjustmentsResponseDataParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const saveFinalAdjustmentsResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const saveFinalAdjustmentsResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const saveFinalAdjustmentsResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const saveFinalAdjustmentsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -618,7 +961,7 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "revision": zod.number().min(saveFinalAdjustmentsResponseDataRevisionMin).max(saveFinalAdjustmentsResponseDataRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -629,8 +972,8 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(saveFinalAdjustmentsResponseDataOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -689,9 +1032,21 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(saveFinalAdjustmentsResponseDataBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -706,7 +1061,62 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(saveFinalAdjustmentsResponseDataParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(saveFinalAdjustmentsResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(saveFinalAdjustmentsResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(saveFinalAdjustmentsResponseDataSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.')
 })
 

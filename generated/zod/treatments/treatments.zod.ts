@@ -5,13 +5,16 @@ import * as zod from 'zod';
 
 
 /**
- * "Add new session from an NPT file", "Create new patient from an NPT file" and "Upload NPT file" (multipart, the single field `file`). With `patientId` the session is added to that patient, and the file's patient must be the same (else 409 with the file's patient, so the screen can offer "Go to the patient"). Without `patientId` the file's patient is matched to a patient of the clinic (device-side id, else name, second name and birthday) or created (`patientCreated: true`).
+ * "Add new session from an NPT file", "Create new patient from an NPT file" and "Upload NPT file" (multipart, the single field `file`). With `patientId` the session is added to that patient, and the file's patient must be the same (else 409 with the file's patient, so the screen can offer "Go to the patient", and `comparison`, naming the fields in which the file and that patient differ). When only the device patient id differs (name, second name, birthday and gender agree: `comparison.confirmable`), `confirmDevicePatientId=true` adds the session to that patient anyway: the patient keeps their device patient id, and the audit log records the confirmation. Without `patientId` the file's patient is matched to a patient of the clinic (device-side id, else name, second name and birthday) or created (`patientCreated: true`).
 
 The container is read and checked before the answer (size, type, ZIP structure, manifest, version, entries, checksums, image headers, fields; docs/npt-format.md is the format's definition); a bad file answers 413, 415 or 422 and nothing is stored. The same file (by SHA-256) uploaded again to the clinic answers 409 until its session is deleted. A file's patient is the clinic's active patient with the same device-side id, else one without a device-side id and with the same name, second name and birthday (compared without regard to case); otherwise a new patient is created. The answer comes as soon as the file is stored: the session is `file_uploaded` (queued) or `processing` (image preparation, fovea and optic disc detection, exclusion zone proposal); read it again with `GET /treatments/{id}` until it reaches `planning` (the uploader is also notified). Processing reads the stored file again; if it fails, the session keeps an `error` (shown as "Error Detected", planStatus `no_plan_available`) and no images or plan: delete it and upload the file again. Its codes: `npt.image_undecodable` (an image's header is right but its pixels do not decode), one of the `npt.*` codes of the 422 answer (the stored file changed), `treatment.file_missing` (the stored file is gone) or `treatment.processing_failed` (processing failed three times for another reason).
  * @summary Upload an NPT exam file
  */
+export const uploadTreatmentQueryConfirmDevicePatientIdDefault = false;
+
 export const uploadTreatmentQueryParams = zod.strictObject({
-  "patientId": zod.uuid().optional().describe('Add the session to this patient (the patient card\'s \"Add new session\").')
+  "patientId": zod.uuid().optional().describe('Add the session to this patient (the patient card\'s \"Add new session\").'),
+  "confirmDevicePatientId": zod.boolean().optional().describe('With `patientId`: add the session to that patient although the file\'s device patient id is another than the patient\'s, after a person has confirmed that it is the same patient. Only when everything else agrees (409 `treatment.patient_mismatch` otherwise, as without it); recorded in the audit log.')
 })
 
 export const uploadTreatmentBody = zod.strictObject({
@@ -23,17 +26,18 @@ export const uploadTreatmentBody = zod.strictObject({
  * @summary Read a session
  */
 export const getTreatmentResponseDataStepIndexMin = 0;
-export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataTotalSpotsMin = 0;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataDiagnosticsNotesMax = 2000;export const getTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const getTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const getTreatmentResponseDataPlanStepIndexMin = 0;
+export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataTotalSpotsMin = 0;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataDutyCyclePercentMax = 100;export const getTreatmentResponseDataDiagnosticsNotesMax = 2000;export const getTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const getTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const getTreatmentResponseDataPlanStepIndexMin = 0;
 export const getTreatmentResponseDataPlanStepIndexMax = 8;export const getTreatmentResponseDataPlanRevisionMin = 0;
-export const getTreatmentResponseDataPlanRevisionMax = 1000000;export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
+export const getTreatmentResponseDataPlanRevisionMax = 1000000;export const getTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const getTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
 export const getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax = 180;export const getTreatmentResponseDataPlanExclusionZonesOnhMarginUmMin = 0;export const getTreatmentResponseDataPlanGridSettingsSpotSizeUmMin = 50;
 export const getTreatmentResponseDataPlanGridSettingsSpotSizeUmMax = 500;export const getTreatmentResponseDataPlanGridSettingsSpacingMin = 0.5;
 export const getTreatmentResponseDataPlanGridSettingsSpacingMax = 4;export const getTreatmentResponseDataPlanGridSettingsInnerRadiusUmMin = 0;
 export const getTreatmentResponseDataPlanGridSettingsInnerRadiusUmMax = 3000;export const getTreatmentResponseDataPlanGridSettingsOuterRadiusUmMin = 500;
 export const getTreatmentResponseDataPlanGridSettingsOuterRadiusUmMax = 6000;export const getTreatmentResponseDataPlanSpotsItemIdMin = 0;export const getTreatmentResponseDataPlanSpotsItemBrightnessMin = 0;
-export const getTreatmentResponseDataPlanSpotsItemBrightnessMax = 1;export const getTreatmentResponseDataPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const getTreatmentResponseDataPlanSpotsItemBrightnessMax = 1;export const getTreatmentResponseDataPlanBrightnessExcludedSpotsMin = 0;export const getTreatmentResponseDataPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const getTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const getTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const getTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const getTreatmentResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -70,7 +74,8 @@ export const getTreatmentResponse = zod.object({
   "pulseDurationMs": zod.number().min(getTreatmentResponseDataPulseDurationMsMin).nullish(),
   "laserMode": zod.union([zod.enum(['micropulse', 'continuous']),zod.null()]).optional(),
   "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]).optional(),
-  "laserDose": zod.number().min(getTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
+  "laserDose": zod.number().min(getTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.'),
+  "dutyCyclePercent": zod.number().min(1).max(getTreatmentResponseDataDutyCyclePercentMax).nullish().describe('**Addition.** Micropulse duty cycle (%); required in micropulse mode, null in continuous mode.')
 })).and(zod.object({
   "deviceId": zod.string().nullable(),
   "diagnostics": zod.union([zod.object({
@@ -101,7 +106,7 @@ export const getTreatmentResponse = zod.object({
   "revision": zod.number().min(getTreatmentResponseDataPlanRevisionMin).max(getTreatmentResponseDataPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -112,8 +117,8 @@ export const getTreatmentResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(getTreatmentResponseDataPlanOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -172,9 +177,21 @@ export const getTreatmentResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(getTreatmentResponseDataPlanBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -189,7 +206,62 @@ export const getTreatmentResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(getTreatmentResponseDataPlanParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(getTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(getTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(getTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.'),
   "issueReport": zod.union([zod.object({
   "id": zod.uuid(),
@@ -214,17 +286,18 @@ export const updateTreatmentBody = zod.strictObject({
 }).describe('\"Adjust description\" of a session. Eye and laser settings come from the NPT file and change through the plan steps (the planning wizard), not here; another field is refused (422 naming it).')
 
 export const updateTreatmentResponseDataStepIndexMin = 0;
-export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataDiagnosticsNotesMax = 2000;export const updateTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const updateTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
+export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataDutyCyclePercentMax = 100;export const updateTreatmentResponseDataDiagnosticsNotesMax = 2000;export const updateTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const updateTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
 export const updateTreatmentResponseDataPlanStepIndexMax = 8;export const updateTreatmentResponseDataPlanRevisionMin = 0;
-export const updateTreatmentResponseDataPlanRevisionMax = 1000000;export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
+export const updateTreatmentResponseDataPlanRevisionMax = 1000000;export const updateTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const updateTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
 export const updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax = 180;export const updateTreatmentResponseDataPlanExclusionZonesOnhMarginUmMin = 0;export const updateTreatmentResponseDataPlanGridSettingsSpotSizeUmMin = 50;
 export const updateTreatmentResponseDataPlanGridSettingsSpotSizeUmMax = 500;export const updateTreatmentResponseDataPlanGridSettingsSpacingMin = 0.5;
 export const updateTreatmentResponseDataPlanGridSettingsSpacingMax = 4;export const updateTreatmentResponseDataPlanGridSettingsInnerRadiusUmMin = 0;
 export const updateTreatmentResponseDataPlanGridSettingsInnerRadiusUmMax = 3000;export const updateTreatmentResponseDataPlanGridSettingsOuterRadiusUmMin = 500;
 export const updateTreatmentResponseDataPlanGridSettingsOuterRadiusUmMax = 6000;export const updateTreatmentResponseDataPlanSpotsItemIdMin = 0;export const updateTreatmentResponseDataPlanSpotsItemBrightnessMin = 0;
-export const updateTreatmentResponseDataPlanSpotsItemBrightnessMax = 1;export const updateTreatmentResponseDataPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const updateTreatmentResponseDataPlanSpotsItemBrightnessMax = 1;export const updateTreatmentResponseDataPlanBrightnessExcludedSpotsMin = 0;export const updateTreatmentResponseDataPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const updateTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const updateTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const updateTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const updateTreatmentResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -261,7 +334,8 @@ export const updateTreatmentResponse = zod.object({
   "pulseDurationMs": zod.number().min(updateTreatmentResponseDataPulseDurationMsMin).nullish(),
   "laserMode": zod.union([zod.enum(['micropulse', 'continuous']),zod.null()]).optional(),
   "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]).optional(),
-  "laserDose": zod.number().min(updateTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
+  "laserDose": zod.number().min(updateTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.'),
+  "dutyCyclePercent": zod.number().min(1).max(updateTreatmentResponseDataDutyCyclePercentMax).nullish().describe('**Addition.** Micropulse duty cycle (%); required in micropulse mode, null in continuous mode.')
 })).and(zod.object({
   "deviceId": zod.string().nullable(),
   "diagnostics": zod.union([zod.object({
@@ -292,7 +366,7 @@ export const updateTreatmentResponse = zod.object({
   "revision": zod.number().min(updateTreatmentResponseDataPlanRevisionMin).max(updateTreatmentResponseDataPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -303,8 +377,8 @@ export const updateTreatmentResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(updateTreatmentResponseDataPlanOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -363,9 +437,21 @@ export const updateTreatmentResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(updateTreatmentResponseDataPlanBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -380,7 +466,62 @@ export const updateTreatmentResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(updateTreatmentResponseDataPlanParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(updateTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(updateTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(updateTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.'),
   "issueReport": zod.union([zod.object({
   "id": zod.uuid(),
@@ -417,17 +558,18 @@ export const confirmTreatmentBody = zod.strictObject({
 }).describe('The signing physician confirms with their password the plan of the revision they saw.')
 
 export const confirmTreatmentResponseDataStepIndexMin = 0;
-export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataDiagnosticsNotesMax = 2000;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
+export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataDutyCyclePercentMax = 100;export const confirmTreatmentResponseDataDiagnosticsNotesMax = 2000;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
 export const confirmTreatmentResponseDataPlanStepIndexMax = 8;export const confirmTreatmentResponseDataPlanRevisionMin = 0;
-export const confirmTreatmentResponseDataPlanRevisionMax = 1000000;export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
+export const confirmTreatmentResponseDataPlanRevisionMax = 1000000;export const confirmTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const confirmTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
 export const confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMax = 180;export const confirmTreatmentResponseDataPlanExclusionZonesOnhMarginUmMin = 0;export const confirmTreatmentResponseDataPlanGridSettingsSpotSizeUmMin = 50;
 export const confirmTreatmentResponseDataPlanGridSettingsSpotSizeUmMax = 500;export const confirmTreatmentResponseDataPlanGridSettingsSpacingMin = 0.5;
 export const confirmTreatmentResponseDataPlanGridSettingsSpacingMax = 4;export const confirmTreatmentResponseDataPlanGridSettingsInnerRadiusUmMin = 0;
 export const confirmTreatmentResponseDataPlanGridSettingsInnerRadiusUmMax = 3000;export const confirmTreatmentResponseDataPlanGridSettingsOuterRadiusUmMin = 500;
 export const confirmTreatmentResponseDataPlanGridSettingsOuterRadiusUmMax = 6000;export const confirmTreatmentResponseDataPlanSpotsItemIdMin = 0;export const confirmTreatmentResponseDataPlanSpotsItemBrightnessMin = 0;
-export const confirmTreatmentResponseDataPlanSpotsItemBrightnessMax = 1;export const confirmTreatmentResponseDataPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const confirmTreatmentResponseDataPlanSpotsItemBrightnessMax = 1;export const confirmTreatmentResponseDataPlanBrightnessExcludedSpotsMin = 0;export const confirmTreatmentResponseDataPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const confirmTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const confirmTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const confirmTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const confirmTreatmentResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -464,7 +606,8 @@ export const confirmTreatmentResponse = zod.object({
   "pulseDurationMs": zod.number().min(confirmTreatmentResponseDataPulseDurationMsMin).nullish(),
   "laserMode": zod.union([zod.enum(['micropulse', 'continuous']),zod.null()]).optional(),
   "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]).optional(),
-  "laserDose": zod.number().min(confirmTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
+  "laserDose": zod.number().min(confirmTreatmentResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.'),
+  "dutyCyclePercent": zod.number().min(1).max(confirmTreatmentResponseDataDutyCyclePercentMax).nullish().describe('**Addition.** Micropulse duty cycle (%); required in micropulse mode, null in continuous mode.')
 })).and(zod.object({
   "deviceId": zod.string().nullable(),
   "diagnostics": zod.union([zod.object({
@@ -495,7 +638,7 @@ export const confirmTreatmentResponse = zod.object({
   "revision": zod.number().min(confirmTreatmentResponseDataPlanRevisionMin).max(confirmTreatmentResponseDataPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -506,8 +649,8 @@ export const confirmTreatmentResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(confirmTreatmentResponseDataPlanOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -566,9 +709,21 @@ export const confirmTreatmentResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(confirmTreatmentResponseDataPlanBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -583,7 +738,62 @@ export const confirmTreatmentResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(confirmTreatmentResponseDataPlanParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(confirmTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(confirmTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(confirmTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.'),
   "issueReport": zod.union([zod.object({
   "id": zod.uuid(),
@@ -608,17 +818,18 @@ export const reportTreatmentIssueBody = zod.strictObject({
 })
 
 export const reportTreatmentIssueResponseDataStepIndexMin = 0;
-export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataDiagnosticsNotesMax = 2000;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
+export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataDutyCyclePercentMax = 100;export const reportTreatmentIssueResponseDataDiagnosticsNotesMax = 2000;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
 export const reportTreatmentIssueResponseDataPlanStepIndexMax = 8;export const reportTreatmentIssueResponseDataPlanRevisionMin = 0;
-export const reportTreatmentIssueResponseDataPlanRevisionMax = 1000000;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMin = -180;
+export const reportTreatmentIssueResponseDataPlanRevisionMax = 1000000;export const reportTreatmentIssueResponseDataPlanOpticDiscRadiusPxMax = 10000;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
 export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMax = 180;export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhMarginUmMin = 0;export const reportTreatmentIssueResponseDataPlanGridSettingsSpotSizeUmMin = 50;
 export const reportTreatmentIssueResponseDataPlanGridSettingsSpotSizeUmMax = 500;export const reportTreatmentIssueResponseDataPlanGridSettingsSpacingMin = 0.5;
 export const reportTreatmentIssueResponseDataPlanGridSettingsSpacingMax = 4;export const reportTreatmentIssueResponseDataPlanGridSettingsInnerRadiusUmMin = 0;
 export const reportTreatmentIssueResponseDataPlanGridSettingsInnerRadiusUmMax = 3000;export const reportTreatmentIssueResponseDataPlanGridSettingsOuterRadiusUmMin = 500;
 export const reportTreatmentIssueResponseDataPlanGridSettingsOuterRadiusUmMax = 6000;export const reportTreatmentIssueResponseDataPlanSpotsItemIdMin = 0;export const reportTreatmentIssueResponseDataPlanSpotsItemBrightnessMin = 0;
-export const reportTreatmentIssueResponseDataPlanSpotsItemBrightnessMax = 1;export const reportTreatmentIssueResponseDataPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
-
+export const reportTreatmentIssueResponseDataPlanSpotsItemBrightnessMax = 1;export const reportTreatmentIssueResponseDataPlanBrightnessExcludedSpotsMin = 0;export const reportTreatmentIssueResponseDataPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+export const reportTreatmentIssueResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
+export const reportTreatmentIssueResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const reportTreatmentIssueResponseDataPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;
 
 export const reportTreatmentIssueResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -655,7 +866,8 @@ export const reportTreatmentIssueResponse = zod.object({
   "pulseDurationMs": zod.number().min(reportTreatmentIssueResponseDataPulseDurationMsMin).nullish(),
   "laserMode": zod.union([zod.enum(['micropulse', 'continuous']),zod.null()]).optional(),
   "iolStatus": zod.union([zod.enum(['phakic', 'pseudophakic', 'aphakic']).describe('Lens status of the treated eye.'),zod.null()]).optional(),
-  "laserDose": zod.number().min(reportTreatmentIssueResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.')
+  "laserDose": zod.number().min(reportTreatmentIssueResponseDataLaserDoseMin).nullish().describe('Sub-visible laser power in mW before brightness adaptation.'),
+  "dutyCyclePercent": zod.number().min(1).max(reportTreatmentIssueResponseDataDutyCyclePercentMax).nullish().describe('**Addition.** Micropulse duty cycle (%); required in micropulse mode, null in continuous mode.')
 })).and(zod.object({
   "deviceId": zod.string().nullable(),
   "diagnostics": zod.union([zod.object({
@@ -686,7 +898,7 @@ export const reportTreatmentIssueResponse = zod.object({
   "revision": zod.number().min(reportTreatmentIssueResponseDataPlanRevisionMin).max(reportTreatmentIssueResponseDataPlanRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "scale": zod.union([zod.object({
   "umPerPixel": zod.number(),
-  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (≈ 4.76 mm).')
+  "source": zod.enum(['manifest', 'estimated']).describe('manifest = from the NPT file; estimated = from the disc–fovea distance (4.76 ± 0.34 mm, Jonas 2015), recomputed whenever the fovea or the disc is moved, so any length in µm is uncertain by about ±7 %.')
 }),zod.null()]),
   "fovea": zod.union([zod.object({
   "x": zod.number(),
@@ -697,8 +909,8 @@ export const reportTreatmentIssueResponse = zod.object({
   "x": zod.number(),
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).'),
-  "radiusPx": zod.number()
-}),zod.null()]),
+  "radiusPx": zod.number().max(reportTreatmentIssueResponseDataPlanOpticDiscRadiusPxMax)
+}).describe('The optic disc as detected or confirmed by the physician (image pixels).'),zod.null()]),
   "imagedField": zod.union([zod.object({
   "width": zod.number().min(1),
   "height": zod.number().min(1),
@@ -757,9 +969,21 @@ export const reportTreatmentIssueResponse = zod.object({
   "enabled": zod.boolean().describe('False when the user removed the spot.')
 })),
   "brightness": zod.union([zod.object({
-  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated area (the session\'s brightness).'),
+  "medianBrightness": zod.number().describe('Median brightness (0–1) of the treated spots on ordinary fundus (the session\'s brightness); spots outside `ordinaryRange` are left out of it.'),
+  "ordinaryRange": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).optional().describe('**Addition.** The brightness of ordinary fundus: within 2.5 median absolute deviations of the treated spots\' median (Leys 2013). A spot outside it (likely a vessel or haemorrhage when darker, an exudate, scar or reflex when brighter) is left out of the median and never gets more than the titrated power.'),
+  "excludedSpots": zod.number().min(reportTreatmentIssueResponseDataPlanBrightnessExcludedSpotsMin).optional().describe('**Addition.** Treated spots left out of the median.'),
+  "aboveTitration": zod.union([zod.object({
+  "by": zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().describe('Display name (physician name when set, else first and last name).')
+}).describe('A staff member named in a record (who did something).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}),zod.null()]).optional().describe('**Addition.** The physician who set the upper bound above the titrated power (maxFactor > 1), and when; null when the powers never exceed the titrated power.'),
   "minFactor": zod.number().describe('Lowest power factor allowed, for the darkest spots: a darker, more pigmented fundus absorbs more of each pulse (docs/planning-model.md).'),
-  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots, which reflect more and absorb less.'),
+  "maxFactor": zod.number().describe('Highest power factor allowed, for the brightest spots: 1 (the titrated power) unless a physician set a higher bound explicitly (`aboveTitration`).'),
   "gamma": zod.number().describe('How strongly power follows brightness: factor = (brightness / median)^gamma, clamped to the bounds; power = laserDose × factor, to 0.1 mW.')
 }),zod.null()]),
   "signOff": zod.union([zod.object({
@@ -774,7 +998,62 @@ export const reportTreatmentIssueResponse = zod.object({
   "size": zod.number(),
   "sha256": zod.string().regex(reportTreatmentIssueResponseDataPlanParameterSetSha256RegExp),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
-}),zod.null()])
+}),zod.null()]),
+  "safety": zod.object({
+  "limits": zod.object({
+  "fovealClearanceUm": zod.number().describe('No spot edge closer to the foveal centre (DRCR.net 500 µm), plus the aiming margin.'),
+  "discClearanceUm": zod.number().describe('No spot edge closer to the optic disc margin (ETDRS 500 µm), plus the aiming margin.'),
+  "aimingMarginUm": zod.number().describe('Added to every no-go distance (Navilas, 96 % of spots within 100 µm; Kernt 2012).'),
+  "outerRadiusUm": zod.number().describe('The treated ring ends this far from the fovea (DRCR.net 3000 µm).'),
+  "spacingDiameters": zod.number().describe('Least centre-to-centre spacing in spot diameters (1 = spots never overlap).'),
+  "continuousSpacingDiameters": zod.number().describe('Least spacing in continuous mode (DRCR.net two burn widths) unless the device\'s profile allows less.'),
+  "continuousPulseMs": zod.number().describe('Longest continuous pulse (DRCR.net 50–100 ms).'),
+  "micropulseDutyCyclePercent": zod.number().describe('Highest micropulse duty cycle (%).'),
+  "micropulseIrradiance": zod.number().describe('Highest micropulse irradiance, power × duty cycle over the spot\'s area, W/cm² (Luttrull 2012).'),
+  "continuousIrradiance": zod.number().describe('Highest continuous irradiance, power over the spot\'s area, W/cm².'),
+  "maxPowerFactor": zod.number().describe('Highest power factor without a physician\'s explicit choice (1 = the titrated power).'),
+  "brightnessOutlierMad": zod.number().describe('Spots further than this many median absolute deviations from the median brightness are outliers.')
+}).describe('The clinical limits in force (the protocols\' figures unless the clinic set stricter ones).'),
+  "treatmentDevice": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable(),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(reportTreatmentIssueResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(reportTreatmentIssueResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(reportTreatmentIssueResponseDataPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()])
+}),zod.null()]).describe('The device that will treat (the exam\'s own unless another was chosen); null when the clinic has none with a laser profile.')
+}).optional().describe('**Addition.** What the plan is held to (docs/clinical-limits.md): the clinic\'s clinical limits and the laser profile of the device that will treat, so the wizard shows a refusal before the user saves.')
 }).describe('The laser plan of a treatment, filled step by step.'),
   "issueReport": zod.union([zod.object({
   "id": zod.uuid(),

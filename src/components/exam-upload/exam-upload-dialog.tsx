@@ -6,13 +6,15 @@ import { useNavigate } from 'react-router-dom';
 import { getGetPatientQueryKey, getListPatientsQueryKey, getListPatientTreatmentsQueryKey } from '@generated/hooks/patients/patients';
 import { uploadTreatment } from '@generated/hooks/treatments/treatments';
 import type { DuplicateUploadError } from '@generated/model/duplicateUploadError';
-import type { PatientMismatchError } from '@generated/model/patientMismatchError';
+import type { PatientComparison } from '@generated/model/patientComparison';
+import type { UploadPatientMismatchError } from '@generated/model/uploadPatientMismatchError';
 import type { TreatmentUploadResponse } from '@generated/model/treatmentUploadResponse';
 import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { paths } from '@/config/paths';
 import { ApiError, isCancelled } from '@/lib/api-client';
-import { formatBytes, formatCalendarDate } from '@/lib/format';
+import { formatBytes } from '@/lib/format';
+import { PatientMismatch } from './patient-mismatch';
 import { throughputMeter } from './throughput';
 import './exam-upload.css';
 import './icons';
@@ -35,7 +37,7 @@ type Outcome =
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string }
   | { kind: 'duplicate'; message: string; treatment: DuplicateUploadError['treatment'] }
-  | { kind: 'mismatch'; message: string; filePatient: PatientMismatchError['patient'] };
+  | { kind: 'mismatch'; message: string; filePatient: UploadPatientMismatchError['patient']; comparison: PatientComparison };
 
 const isNptFile = (file: File) => /\.npt$/i.test(file.name);
 
@@ -44,9 +46,9 @@ function outcomeOfFailure(error: unknown, failureMessage: (error: unknown) => st
   if (isCancelled(error)) return { kind: 'cancelled' };
   const message = failureMessage(error);
   if (error instanceof ApiError && error.status === 409) {
-    const body = error.body as Partial<DuplicateUploadError & PatientMismatchError> | undefined;
+    const body = error.body as Partial<DuplicateUploadError & UploadPatientMismatchError> | undefined;
     if (body?.treatment) return { kind: 'duplicate', message, treatment: body.treatment };
-    if (body?.patient) return { kind: 'mismatch', message, filePatient: body.patient };
+    if (body?.patient && body.comparison) return { kind: 'mismatch', message, filePatient: body.patient, comparison: body.comparison };
   }
   return { kind: 'failed', message };
 }
@@ -82,14 +84,16 @@ export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogP
     setOutcome({ kind: 'choosing' });
   };
 
-  const upload = async (into: Patient | undefined) => {
+  /** Sends the file, to `into`'s card when given; `confirmDevicePatientId` after a person said it is the same patient. */
+  const upload = async (into: Patient | undefined, confirmDevicePatientId = false) => {
     if (!file) return;
     const controller = new AbortController();
     abort.current = controller;
     const meter = throughputMeter();
     setOutcome({ kind: 'uploading', progress: { loaded: 0, total: file.size, slow: false } });
     try {
-      const answer = await uploadTreatment({ file }, into ? { patientId: into.id } : undefined, {
+      const params = into ? { patientId: into.id, ...(confirmDevicePatientId && { confirmDevicePatientId }) } : undefined;
+      const answer = await uploadTreatment({ file }, params, {
         signal: controller.signal,
         onUploadProgress: ({ loaded, total }) => {
           const slow = meter.record({ at: performance.now(), loaded });
@@ -180,7 +184,13 @@ export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogP
           </Callout>
         )}
         <div id={ids.status} role="status" aria-live="polite">
-          <UploadStatus outcome={outcome} patient={patient} onGoTo={goTo} onCreateFromFile={() => void upload(undefined)} />
+          <UploadStatus
+            outcome={outcome}
+            patient={patient}
+            onGoTo={goTo}
+            onCreateFromFile={() => void upload(undefined)}
+            onUploadAnyway={() => void upload(patient, true)}
+          />
         </div>
       </DialogBody>
       <DialogFooter
@@ -210,9 +220,10 @@ type UploadStatusProps = {
   patient: Patient | undefined;
   onGoTo: (patientId: string) => void;
   onCreateFromFile: () => void;
+  onUploadAnyway: () => void;
 };
 
-function UploadStatus({ outcome, patient, onGoTo, onCreateFromFile }: UploadStatusProps) {
+function UploadStatus({ outcome, patient, onGoTo, onCreateFromFile, onUploadAnyway }: UploadStatusProps) {
   const { t, i18n } = useTranslation('examUpload');
   switch (outcome.kind) {
     case 'choosing':
@@ -259,32 +270,16 @@ function UploadStatus({ outcome, patient, onGoTo, onCreateFromFile }: UploadStat
           <Button onClick={() => onGoTo(outcome.treatment.patientId)}>{t('openExisting')}</Button>
         </Callout>
       );
-    case 'mismatch': {
-      const { filePatient } = outcome;
+    case 'mismatch':
       return (
-        <Callout intent="warning" title={t('mismatch.title')} className="mp-upload-callout">
-          <p>
-            {t('mismatch.text', {
-              patient: patient ? `${patient.name} ${patient.secondName}` : '',
-              filePatient: `${filePatient.name} ${filePatient.secondName}`,
-              birthday: formatCalendarDate(filePatient.birthday, i18n.language),
-            })}
-          </p>
-          {filePatient.id ? (
-            <Button intent="primary" onClick={() => onGoTo(filePatient.id as string)}>
-              {t('mismatch.goToPatient')}
-            </Button>
-          ) : (
-            <>
-              <p>{t('mismatch.unknown')}</p>
-              <Button intent="primary" onClick={onCreateFromFile}>
-                {t('mismatch.createPatient')}
-              </Button>
-            </>
-          )}
-        </Callout>
+        <PatientMismatch
+          filePatient={outcome.filePatient}
+          comparison={outcome.comparison}
+          onGoTo={onGoTo}
+          onCreateFromFile={onCreateFromFile}
+          onUploadAnyway={onUploadAnyway}
+        />
       );
-    }
     case 'done': {
       const { patient: uploadedFor, patientCreated, treatment } = outcome.answer.data;
       const name = `${uploadedFor.name} ${uploadedFor.secondName}`;

@@ -6,11 +6,12 @@ const issue = (message: PatientFieldError) => ({ message });
 
 /**
  * The contract's PatientCreate plus what the form checks before sending: names trimmed and not blank, a real
- * date, not in the future and not before 1900. Messages are PatientFieldError keys.
+ * date, not in the future and not before 1900. Messages are PatientFieldError keys. `confirmDuplicate` is
+ * no field of the form: a person sets it by "Create anyway" after the server named a likely duplicate.
  */
 export function patientFormSchema(today: string) {
   const text = (max: number) => z.string().trim().min(1, issue('required')).max(max, issue('tooLong'));
-  return createPatientBody.extend({
+  return createPatientBody.omit({ confirmDuplicate: true }).extend({
     name: text(PATIENT_LIMITS.name),
     secondName: text(PATIENT_LIMITS.secondName),
     birthday: z

@@ -5,10 +5,11 @@
  * draws the same on its canvas (src/features/planning/plan-canvas.ts).
  */
 import { Callout, Spinner, Switch } from '@blueprintjs/core';
-import { useState, type CSSProperties } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetPreviousTreatment } from '@generated/hooks/planning/planning';
 import type { PreviousTreatment } from '@generated/model/previousTreatment';
+import { Select } from '@/components/select';
 import { formatDate, formatNumber } from '@/lib/format';
 import { useRefetchInterval } from '@/lib/realtime';
 import './previous-treatment.css';
@@ -23,17 +24,41 @@ export interface PreviousTreatmentState {
   registered: PreviousTreatment | null;
   shown: boolean;
   setShown(shown: boolean): void;
+  /** Shows another earlier session (one of `previous.earlierSessions`). */
+  choose(earlierSessionId: string): void;
+}
+
+/**
+ * The earlier session chosen per session being viewed, shared by every part of a screen that shows it (the
+ * viewer's panel and the sign-off's overlap line ask for the same one); until a choice, the server's default.
+ */
+const chosen = new Map<string, string>();
+const listeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+function choose(treatmentId: string, earlierSessionId: string | undefined) {
+  if (earlierSessionId === undefined) chosen.delete(treatmentId);
+  else chosen.set(treatmentId, earlierSessionId);
+  listeners.forEach((listener) => listener());
 }
 
 export function usePreviousTreatment(treatmentId: string): PreviousTreatmentState {
   const refetchInterval = useRefetchInterval(PENDING_REFETCH_MS);
-  const query = useGetPreviousTreatment(treatmentId, {
+  const earlierSessionId = useSyncExternalStore(subscribe, () => chosen.get(treatmentId));
+  const query = useGetPreviousTreatment(treatmentId, earlierSessionId ? { earlierSessionId } : undefined, {
     query: { refetchInterval: (q) => refetchInterval(q.state.data?.data.state === 'pending') },
   });
+  // A chosen session that is no longer an earlier planned one (deleted, or its grid undone): back to the default.
+  const refused = earlierSessionId !== undefined && query.error?.response?.status === 422;
+  useEffect(() => {
+    if (refused) choose(treatmentId, undefined);
+  }, [refused, treatmentId]);
   const previous = query.data?.data;
   const [shown, setShown] = useState(true);
   const registered = previous?.state === 'registered' && previous.registration ? previous : null;
-  return { previous, registered, shown, setShown };
+  return { previous, registered, shown, setShown, choose: (id) => choose(treatmentId, id) };
 }
 
 /**
@@ -49,6 +74,7 @@ export function PreviousTreatmentPanel({ state, overSpots }: { state: PreviousTr
   const registration = previous.state === 'registered' ? previous.registration : null;
   return (
     <div className="mp-previous" role="group" aria-label={t('label')}>
+      {previous.earlierSessions.length > 1 && <EarlierSessionChoice state={state} />}
       {registration ? (
         <>
           <Switch
@@ -86,6 +112,26 @@ export function PreviousTreatmentPanel({ state, overSpots }: { state: PreviousTr
           {t('failed', { session: name })} {previous.message}
         </p>
       )}
+    </div>
+  );
+}
+
+/** Which earlier session to show, when there is more than one: signed-off ones first, as the server lists them. */
+function EarlierSessionChoice({ state }: { state: PreviousTreatmentState }) {
+  const { t, i18n } = useTranslation('previousTreatment');
+  const id = useId();
+  const { previous } = state;
+  if (!previous?.session) return null;
+  return (
+    <div className="mp-previous-choice">
+      <label htmlFor={id}>{t('choose')}</label>
+      <Select id={id} value={previous.session.id} onChange={(event) => state.choose(event.currentTarget.value)}>
+        {previous.earlierSessions.map((session) => (
+          <option key={session.id} value={session.id}>
+            {t(session.signedOff ? 'optionSignedOff' : 'optionDraft', { number: session.number, date: formatDate(session.date, i18n.language) })}
+          </option>
+        ))}
+      </Select>
     </div>
   );
 }

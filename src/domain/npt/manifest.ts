@@ -4,11 +4,11 @@
 // (origin top-left, y down); µm positions are on the retina relative to the fovea (x right, y up).
 
 export const NPT_FORMAT = 'macula-npt';
-export const NPT_VERSION = '1.0';
+export const NPT_VERSION = '1.1';
 /** The major version this codec reads; any minor version of it is accepted. */
 export const NPT_MAJOR_VERSION = 1;
 /** The newest minor version this codec knows every field of (see "Compatibility" in the format document). */
-export const NPT_MINOR_VERSION = 0;
+export const NPT_MINOR_VERSION = 1;
 
 export const MANIFEST_ENTRY = 'manifest.json';
 
@@ -56,6 +56,8 @@ export interface NptLaser {
   laserMode?: NptLaserMode | null;
   /** Sub-visible power in mW. */
   laserDose?: number | null;
+  /** Micropulse duty cycle, % (version 1.1). */
+  dutyCyclePercent?: number | null;
 }
 
 export interface NptDiagnostics {
@@ -127,6 +129,10 @@ export interface NptPlanLaser {
   pulseDurationMs: number;
   laserMode: NptLaserMode;
   laserDose: number;
+  /** Micropulse duty cycle, %; null in continuous mode (version 1.1, required from it). */
+  dutyCyclePercent?: number | null;
+  /** Treatment wavelength of the device the plan was made for, nm (version 1.1, required from it). */
+  wavelengthNm?: number;
 }
 
 export interface NptSpot {
@@ -199,6 +205,8 @@ export const NPT_RANGES = {
   spotSpacing: { min: 0.5, max: 4 },
   pulseDurationMs: { minExclusive: 0, max: 1000 },
   laserDose: { minExclusive: 0, max: 1000 },
+  dutyCyclePercent: { min: 1, max: 100 },
+  wavelengthNm: { min: 400, max: 1100 },
   centralRetinalThicknessUm: { minExclusive: 0, max: 2000 },
   visualAcuityLogMar: { min: -0.5, max: 3 },
   images: { min: 1, max: 8 },

@@ -4,7 +4,7 @@
 // never an exception, never a hang. Run counts are fixed so the file stays within a few seconds.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { NptExclusionZone, NptImageEntry, NptLaser, NptSpot } from './manifest';
+import type { NptExclusionZone, NptImageEntry, NptLaser, NptPlanLaser, NptSpot } from './manifest';
 import { NPT_ERROR_CODES, type NptErrorCode } from './npt-error';
 import { readExam, readNptUnguarded, readParameterSet } from './read-npt';
 import { sampleExam, sampleParameterSet, jpegHeader, pngHeader } from './test-fixtures';
@@ -77,6 +77,7 @@ const laser: fc.Arbitrary<NptLaser> = fc.record(
     pulseDurationMs: fc.option(above(0, 1000), { nil: null }),
     laserMode: fc.option(laserMode, { nil: null }),
     laserDose: fc.option(above(0, 1000), { nil: null }),
+    dutyCyclePercent: fc.option(between(1, 100), { nil: null }),
   },
   { requiredKeys: [] },
 );
@@ -155,6 +156,21 @@ const spot: fc.Arbitrary<NptSpot> = fc.record({
   yUm: between(-50_000, 50_000),
   powerMw: above(0, 1000),
 });
+// Version 1.1 fields: a duty cycle in micropulse, null (or, as in 1.0, absent) in continuous; the wavelength.
+const planLaser: fc.Arbitrary<NptPlanLaser> = fc
+  .record(
+    {
+      spotSizeUm: between(50, 500),
+      spotSpacing: between(0.5, 4),
+      pulseDurationMs: above(0, 1000),
+      laserMode,
+      laserDose: above(0, 1000),
+      dutyCyclePercent: between(1, 100),
+      wavelengthNm: between(400, 1100),
+    },
+    { requiredKeys: ['spotSizeUm', 'spotSpacing', 'pulseDurationMs', 'laserMode', 'laserDose'] },
+  )
+  .map((planned) => (planned.laserMode === 'continuous' && 'dutyCyclePercent' in planned ? { ...planned, dutyCyclePercent: null } : planned));
 const parameterSet: fc.Arbitrary<{ manifest: ParameterSetManifestInput }> = fc
   .record({
     createdAt: timestamp,
@@ -166,13 +182,7 @@ const parameterSet: fc.Arbitrary<{ manifest: ParameterSetManifestInput }> = fc
       scale: fc.record({ umPerPixel: above(0, 100), source: fc.constantFrom('manifest' as const, 'estimated' as const) }),
       fovea: point,
       exclusionZones: fc.array(exclusionZone, { maxLength: 16 }),
-      laser: fc.record({
-        spotSizeUm: between(50, 500),
-        spotSpacing: between(0.5, 4),
-        pulseDurationMs: above(0, 1000),
-        laserMode,
-        laserDose: above(0, 1000),
-      }),
+      laser: planLaser,
       spots: fc.uniqueArray(spot, { maxLength: 60, selector: (s) => s.id }),
       signOff: fc.record({ by: fc.record({ id: text(64), name: text(200) }), at: timestamp }),
     }),
@@ -193,7 +203,7 @@ describe('round trip', () => {
           if (!read.ok) return;
           expect(read.value.manifest).toEqual({
             format: 'macula-npt',
-            version: '1.0',
+            version: '1.1',
             kind: 'exam',
             ...input.manifest,
             images: input.manifest.images.map((entry) => ({
@@ -219,7 +229,7 @@ describe('round trip', () => {
           expect(read.ok, JSON.stringify(read.ok || read.error)).toBe(true);
           if (!read.ok) return;
           const { planSha256, ...rest } = read.value.manifest;
-          expect(rest).toEqual({ format: 'macula-npt', version: '1.0', kind: 'parameter-set', ...input.manifest });
+          expect(rest).toEqual({ format: 'macula-npt', version: '1.1', kind: 'parameter-set', ...input.manifest });
           expect(planSha256).toMatch(/^[0-9a-f]{64}$/);
         }),
       ),

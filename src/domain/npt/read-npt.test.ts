@@ -83,6 +83,28 @@ describe('a valid exam', () => {
     const result = readExam(examZip(manifest));
     expect(result.ok && result.value.manifest.version).toBe('1.4');
   });
+
+  it('reads an exam of version 1.0, whose laser defaults have no duty cycle', () => {
+    const manifest = examManifest();
+    expect(manifest.version).toBe('1.1');
+    manifest.version = '1.0';
+    delete manifest.laser.dutyCyclePercent;
+    const result = readExam(examZip(manifest));
+    expect(result.ok && result.value.manifest).toEqual(manifest);
+  });
+});
+
+describe('a parameter set of version 1.0', () => {
+  it('reads back as written, its plan checksum over the plan without the 1.1 laser fields', () => {
+    const manifest = parameterSetManifest();
+    expect(manifest.version).toBe('1.1');
+    manifest.version = '1.0';
+    delete manifest.plan.laser.dutyCyclePercent;
+    delete manifest.plan.laser.wavelengthNm;
+    manifest.planSha256 = sha256HexOfText(canonicalJson(manifest.plan));
+    const result = readParameterSet(writeZip([{ name: 'manifest.json', data: text(JSON.stringify(manifest)), deflate: true }]));
+    expect(result.ok && result.value.manifest).toEqual(manifest);
+  });
 });
 
 describe('each error code', () => {

@@ -67,7 +67,7 @@ export function sampleExam(): { manifest: ExamManifestInput; images: Record<stri
         gender: 'male',
       },
       exam: { eye: 'OD', capturedAt: '2026-11-20T09:12:31.250+01:00', fieldOfViewDeg: 45, umPerPixel: 6.2 },
-      laser: { spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90 },
+      laser: { spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90, dutyCyclePercent: 5 },
       diagnostics: { iolStatus: 'phakic', centralRetinalThicknessUm: 412, visualAcuityLogMar: 0.3, notes: 'DME, OD' },
       images: [
         { role: 'fundus', file: FUNDUS_FILE, mediaType: 'image/jpeg', width: 96, height: 72 },
@@ -107,7 +107,7 @@ export function sampleParameterSet(): { manifest: ParameterSetManifestInput } {
             marginUm: 300,
           },
         ],
-        laser: { spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90 },
+        laser: { spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90, dutyCyclePercent: 5, wavelengthNm: 577 },
         spots: [
           { id: 0, x: 30.5, y: 38, xUm: -961, yUm: 0, powerMw: 88.2 },
           { id: 1, x: 61.5, y: 38, xUm: 961, yUm: 0, powerMw: 93.75 },

@@ -57,6 +57,9 @@ const examCases: [string, (m: Json) => void, string][] = [
   ['laser mode unknown', (m) => (m.laser.laserMode = 'pulsed'), 'laser.laserMode'],
   ['laser dose 0', (m) => (m.laser.laserDose = 0), 'laser.laserDose'],
   ['laser null', (m) => (m.laser = null), 'laser'],
+  ['laser duty cycle 0 %', (m) => (m.laser.dutyCyclePercent = 0), 'laser.dutyCyclePercent'],
+  ['laser duty cycle 101 %', (m) => (m.laser.dutyCyclePercent = 101), 'laser.dutyCyclePercent'],
+  ['laser duty cycle as text', (m) => (m.laser.dutyCyclePercent = '5'), 'laser.dutyCyclePercent'],
   ['iolStatus missing', (m) => delete m.diagnostics.iolStatus, 'diagnostics.iolStatus'],
   ['visual acuity 3.5 logMAR', (m) => (m.diagnostics.visualAcuityLogMar = 3.5), 'diagnostics.visualAcuityLogMar'],
   ['notes 2001 characters', (m) => (m.diagnostics.notes = 'n'.repeat(2001)), 'diagnostics.notes'],
@@ -118,6 +121,14 @@ describe('validateManifest: parameter sets', () => {
     ['zone margin negative', (m) => (m.plan.exclusionZones[1].marginUm = -1), 'plan.exclusionZones[1].marginUm'],
     ['plan laser field missing', (m) => delete m.plan.laser.laserDose, 'plan.laser.laserDose'],
     ['plan laser null', (m) => (m.plan.laser.spotSpacing = null), 'plan.laser.spotSpacing'],
+    ['duty cycle null in micropulse', (m) => (m.plan.laser.dutyCyclePercent = null), 'plan.laser.dutyCyclePercent'],
+    ['duty cycle 0.5 %', (m) => (m.plan.laser.dutyCyclePercent = 0.5), 'plan.laser.dutyCyclePercent'],
+    ['duty cycle 100.5 %', (m) => (m.plan.laser.dutyCyclePercent = 100.5), 'plan.laser.dutyCyclePercent'],
+    ['duty cycle in continuous mode', (m) => (m.plan.laser.laserMode = 'continuous'), 'plan.laser.dutyCyclePercent'],
+    ['wavelength 399 nm', (m) => (m.plan.laser.wavelengthNm = 399), 'plan.laser.wavelengthNm'],
+    ['wavelength 1101 nm', (m) => (m.plan.laser.wavelengthNm = 1101), 'plan.laser.wavelengthNm'],
+    ['wavelength null', (m) => (m.plan.laser.wavelengthNm = null), 'plan.laser.wavelengthNm'],
+    ['unknown plan laser field', (m) => (m.plan.laser.repetitionHz = 500), 'plan.laser.repetitionHz'],
     ['spot id twice', (m) => (m.plan.spots[1].id = 0), 'plan.spots[1].id'],
     ['spot id negative', (m) => (m.plan.spots[0].id = -1), 'plan.spots[0].id'],
     ['spot power 0', (m) => (m.plan.spots[1].powerMw = 0), 'plan.spots[1].powerMw'],
@@ -137,6 +148,30 @@ describe('validateManifest: parameter sets', () => {
     const manifest = parameterSetJson();
     mutate(manifest);
     expect(fieldOf(manifest)).toBe(field);
+  });
+
+  it('reads the 1.1 laser fields: a duty cycle in micropulse, none in continuous, the wavelength, their bounds', () => {
+    const manifest = parameterSetJson();
+    expect(manifest.plan.laser).toMatchObject({ laserMode: 'micropulse', dutyCyclePercent: 5, wavelengthNm: 577 });
+    const laserOf = (patch: Json) => {
+      const result = validateManifest({ ...manifest, plan: { ...manifest.plan, laser: { ...manifest.plan.laser, ...patch } } });
+      return result.ok && result.value.kind === 'parameter-set' ? result.value.plan.laser : result.ok || result.error.field;
+    };
+    expect(laserOf({ laserMode: 'continuous', dutyCyclePercent: null })).toMatchObject({ laserMode: 'continuous', dutyCyclePercent: null });
+    expect(laserOf({ dutyCyclePercent: 1, wavelengthNm: 400 })).toMatchObject({ dutyCyclePercent: 1, wavelengthNm: 400 });
+    expect(laserOf({ dutyCyclePercent: 100, wavelengthNm: 1100 })).toMatchObject({ dutyCyclePercent: 100, wavelengthNm: 1100 });
+  });
+
+  it('reads a plan laser of version 1.0, without duty cycle and wavelength, and adds neither', () => {
+    const manifest = parameterSetJson();
+    manifest.version = '1.0';
+    delete manifest.plan.laser.dutyCyclePercent;
+    delete manifest.plan.laser.wavelengthNm;
+    const result = validateManifest(manifest);
+    expect(result.ok).toBe(true);
+    if (!result.ok || result.value.kind !== 'parameter-set') return;
+    expect(result.value.version).toBe('1.0');
+    expect(result.value.plan.laser).toEqual({ spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90 });
   });
 });
 
@@ -158,8 +193,10 @@ describe('validateManifest: format, version and shape', () => {
     expect(versionOf({ version: '1.0.1' })).toBe('unknown_version 1.0.1');
     expect(versionOf({ version: '01.0' })).toBe('unknown_version 01.0');
     expect(versionOf({ version: 1 })).toBe('unknown_version –');
-    expect(versionOf({ format: 'other-npt' })).toBe('unknown_version other-npt 1.0');
-    expect(versionOf({ format: undefined })).toBe('unknown_version – 1.0');
+    expect(versionOf({ format: 'other-npt' })).toBe('unknown_version other-npt 1.1');
+    expect(versionOf({ format: undefined })).toBe('unknown_version – 1.1');
+    expect(versionOf({ version: '1.0' })).toBe('accepted');
+    expect(versionOf({ version: '1.1' })).toBe('accepted');
   });
 
   it('checks the version before any field', () => {
@@ -212,7 +249,7 @@ describe('validateManifest: format, version and shape', () => {
 
   it('under a later minor version still refuses a known field that is invalid', () => {
     const manifest = examJson();
-    manifest.version = '1.1';
+    manifest.version = '1.2';
     manifest.patient.birthday = '2023-02-29';
     expect(fieldOf(manifest)).toBe('patient.birthday');
   });

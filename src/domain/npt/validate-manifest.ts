@@ -229,7 +229,8 @@ function laserDefaults(value: unknown, path: string, context: Context): NptLaser
   optional('pulseDurationMs', (v) => number(v, at(path, 'pulseDurationMs'), R.pulseDurationMs));
   optional('laserMode', (v) => oneOf(v, at(path, 'laserMode'), LASER_MODES));
   optional('laserDose', (v) => number(v, at(path, 'laserDose'), R.laserDose));
-  noUnknownKeys(o, path, ['spotSizeUm', 'spotSpacing', 'pulseDurationMs', 'laserMode', 'laserDose'], context);
+  optional('dutyCyclePercent', (v) => number(v, at(path, 'dutyCyclePercent'), R.dutyCyclePercent));
+  noUnknownKeys(o, path, ['spotSizeUm', 'spotSpacing', 'pulseDurationMs', 'laserMode', 'laserDose', 'dutyCyclePercent'], context);
   return result;
 }
 
@@ -350,7 +351,12 @@ function planLaser(value: unknown, path: string, context: Context): NptPlanLaser
     laserMode: oneOf(o.laserMode, at(path, 'laserMode'), LASER_MODES),
     laserDose: number(o.laserDose, at(path, 'laserDose'), R.laserDose),
   };
-  noUnknownKeys(o, path, Object.keys(result), context);
+  // Version 1.1: the duty cycle (null in continuous mode, required in micropulse) and the wavelength.
+  if ('dutyCyclePercent' in o) result.dutyCyclePercent = nullable(o.dutyCyclePercent, (v) => number(v, at(path, 'dutyCyclePercent'), R.dutyCyclePercent));
+  if ('wavelengthNm' in o) result.wavelengthNm = number(o.wavelengthNm, at(path, 'wavelengthNm'), R.wavelengthNm);
+  if (result.laserMode === 'micropulse' && 'dutyCyclePercent' in o && result.dutyCyclePercent == null) throw new FieldProblem(at(path, 'dutyCyclePercent'));
+  if (result.laserMode === 'continuous' && result.dutyCyclePercent != null) throw new FieldProblem(at(path, 'dutyCyclePercent'));
+  noUnknownKeys(o, path, ['spotSizeUm', 'spotSpacing', 'pulseDurationMs', 'laserMode', 'laserDose', 'dutyCyclePercent', 'wavelengthNm'], context);
   return result;
 }
 

@@ -54,7 +54,7 @@ describe('writeExam', () => {
     const files = unzipSync(writeExam(input));
     const json = new TextDecoder().decode(files['manifest.json']);
     expect(json.endsWith('}\n')).toBe(true);
-    expect(json).toContain('\n  "format": "macula-npt",\n  "version": "1.0",\n  "kind": "exam",\n  "createdAt"');
+    expect(json).toContain('\n  "format": "macula-npt",\n  "version": "1.1",\n  "kind": "exam",\n  "createdAt"');
     const manifest = JSON.parse(json);
     expect(manifest.images[1]).toEqual({
       ...input.manifest.images[1],
@@ -86,7 +86,7 @@ describe('writeExam', () => {
     expect(writeError(() => writeExam(wrongSize)).error).toMatchObject({ code: 'image_invalid', params: { file: FUNDUS_FILE } });
 
     const extraField = sampleExam();
-    Object.assign(extraField.manifest, { comment: 'not in 1.0' });
+    Object.assign(extraField.manifest, { comment: 'not in 1.1' });
     expect(writeError(() => writeExam(extraField)).error).toMatchObject({ field: 'comment' });
     expect(writeError(() => writeExam(extraField)).message).toBe('Cannot write the NPT file: field_invalid (comment)');
   });
@@ -141,5 +141,14 @@ describe('writeParameterSet', () => {
     input.manifest.plan.spots[1].id = 0;
     expect(writeError(() => writeParameterSet(input)).error).toMatchObject({ field: 'plan.spots[1].id' });
     expect(readExam(writeExam(sampleExam())).ok).toBe(true);
+  });
+
+  it('writes version 1.1 with the plan laser\'s duty cycle and wavelength, and refuses micropulse without a duty cycle', () => {
+    const input = sampleParameterSet();
+    const manifest = JSON.parse(new TextDecoder().decode(unzipSync(writeParameterSet(input))['manifest.json']));
+    expect(manifest.version).toBe('1.1');
+    expect(manifest.plan.laser).toEqual({ spotSizeUm: 100, spotSpacing: 2, pulseDurationMs: 15, laserMode: 'micropulse', laserDose: 90, dutyCyclePercent: 5, wavelengthNm: 577 });
+    input.manifest.plan.laser.dutyCyclePercent = null;
+    expect(writeError(() => writeParameterSet(input)).error).toMatchObject({ code: 'field_invalid', field: 'plan.laser.dutyCyclePercent' });
   });
 });

@@ -59,6 +59,37 @@ describe('distance to a filled ellipse', () => {
     expect(distanceToEllipse(turned, 5, 0)).toBeCloseTo(3, 9);
   });
 
+  it('measures points on either axis of a long ellipse, either way round, and counts its edge as inside', () => {
+    for (const [rx, ry] of [
+      [8, 2],
+      [2, 8],
+    ]) {
+      const ellipse: Ellipse = { cx: 0, cy: 0, rx, ry, rotation: 0 };
+      expect(distanceToEllipse(ellipse, rx + 3, 0)).toBeCloseTo(3, 12);
+      expect(distanceToEllipse(ellipse, -(rx + 3), 0)).toBeCloseTo(3, 12);
+      expect(distanceToEllipse(ellipse, 0, ry + 3)).toBeCloseTo(3, 12);
+      expect(distanceToEllipse(ellipse, 0, -(ry + 3))).toBeCloseTo(3, 12);
+      expect(insideEllipse(ellipse, rx, 0)).toBe(true);
+      expect(insideEllipse(ellipse, 0, -ry)).toBe(true);
+      expect(distanceToEllipse(ellipse, rx, 0)).toBe(0);
+    }
+  });
+
+  it('walks the outline of a turned ellipse from the end of its rx axis towards its ry axis', () => {
+    const ellipse: Ellipse = { cx: 3, cy: -2, rx: 5, ry: 2, rotation: 0.7 };
+    const [start, quarter] = ellipseOutline(ellipse, 4);
+    expect(start.x).toBeCloseTo(3 + 5 * Math.cos(0.7), 12);
+    expect(start.y).toBeCloseTo(-2 + 5 * Math.sin(0.7), 12);
+    expect(quarter.x).toBeCloseTo(3 - 2 * Math.sin(0.7), 12);
+    expect(quarter.y).toBeCloseTo(-2 + 2 * Math.cos(0.7), 12);
+  });
+
+  it('says a disc touches a circle when it reaches it exactly at the farthest bound', () => {
+    const circle: Ellipse = { cx: 2, cy: 1, rx: 3, ry: 3, rotation: 0 };
+    expect(discTouchesEllipse(circle, 6, 1, 1)).toBe(true);
+    expect(discTouchesEllipse(circle, 6.001, 1, 1)).toBe(false);
+  });
+
   it('agrees with the nearest of 20,000 points on the rim', () => {
     fc.assert(
       fc.property(

@@ -1,11 +1,12 @@
 // A plan's spots from its settings, in the order of the wizard: the grid around the fovea (step 2–3), each
 // spot's brightness and power (step 4–5), and the invariants over the result. The server recomputes
 // through here on every save; the wizard previews with the same code.
-import { brightnessModel, footprintBrightness, powerFactor, spotPowerMw, type BrightnessModel, type LumaMap, type PowerBounds, type PowerLimits } from './brightness';
+import { brightnessModel, footprintBrightness, powerFactor, spotPowerMw, type BrightnessModel, type LumaMap, type PowerBounds } from './brightness';
+import type { ClinicalLimits, LaserProfile } from './clinical-limits';
 import type { ExclusionZone } from './exclusion-zones';
 import type { RetinaFrame } from './frames';
 import { gridSurroundings, layOutGrid, type GridSettings, type ImagedField } from './macula-grid';
-import { checkPlan, type PlanProblem, type PlanSpot } from './plan-invariants';
+import { checkPlan, type PlanLaser, type PlanProblem, type PlanSpot } from './plan-invariants';
 
 /**
  * Each spot's brightness over its footprint, the model from the treated spots' median, and each spot's
@@ -17,6 +18,7 @@ export function adaptPowers(
   spotRadiusPx: number,
   bounds: PowerBounds,
   laserDose: number,
+  outlierMad?: number,
 ): { spots: PlanSpot[]; model: BrightnessModel } {
   const brightness = new Float64Array(spots.length);
   const treated = new Float64Array(spots.length);
@@ -25,7 +27,7 @@ export function adaptPowers(
     brightness[k] = footprintBrightness(luma, spots[k].x, spots[k].y, spotRadiusPx);
     if (spots[k].enabled) treated[treatedCount++] = brightness[k];
   }
-  const model = brightnessModel(treated.subarray(0, treatedCount), bounds);
+  const model = brightnessModel(treated.subarray(0, treatedCount), bounds, outlierMad);
   // Spots written out field by field: a spread per spot costs more than the rest of this function.
   const adapted = spots.map(({ id, x, y, xUm, yUm, enabled }, k): PlanSpot => {
     const factor = powerFactor(brightness[k], model);
@@ -48,14 +50,19 @@ export interface RecomputeInput {
   luma: LumaMap;
   bounds: PowerBounds;
   laserDose: number;
-  limits: PowerLimits;
+  clinical?: ClinicalLimits;
+  profile?: LaserProfile | null;
+  /** For the clinical checks of landmarks and laser: the treated eye, the optic disc, the laser settings. */
+  eye?: string | null;
+  opticDisc?: { center: { x: number; y: number }; radiusPx: number } | null;
+  laser?: PlanLaser | null;
 }
 
 /** Grid, exclusion, brightness, powers and invariants, from scratch. */
 export function recomputePlan(input: RecomputeInput): { spots: PlanSpot[]; brightness: BrightnessModel; problems: PlanProblem[] } {
   const surroundings = gridSurroundings(input.frame, [input.zones.faz, input.zones.onh], input.field);
   const grid = layOutGrid(input.settings, surroundings, input.disabledSpotIds);
-  const { spots, model } = adaptPowers(grid, input.luma, input.settings.spotSizeUm / 2 / input.frame.umPerPixel, input.bounds, input.laserDose);
+  const { spots, model } = adaptPowers(grid, input.luma, input.settings.spotSizeUm / 2 / input.frame.umPerPixel, input.bounds, input.laserDose, input.clinical?.brightnessOutlierMad);
   const problems = checkPlan(
     {
       scale: { umPerPixel: input.frame.umPerPixel },
@@ -65,8 +72,11 @@ export function recomputePlan(input: RecomputeInput): { spots: PlanSpot[]; brigh
       spots,
       brightness: model,
       laserDose: input.laserDose,
+      eye: input.eye,
+      opticDisc: input.opticDisc,
+      laser: input.laser,
     },
-    { field: input.field, limits: input.limits, powers: true },
+    { field: input.field, clinical: input.clinical, profile: input.profile, powers: true, laser: Boolean(input.laser) },
   );
   return { spots, brightness: model, problems };
 }

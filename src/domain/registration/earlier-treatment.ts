@@ -193,6 +193,13 @@ export function carryEarlierPlan(
 }
 
 /**
+ * From the registration's 90 % uncertainty radius to its 99 % radius, for the overlap warning (issue 26: a
+ * warning that misses one spot in ten is too lax). For an error that is normal and alike in both directions,
+ * the distance is Rayleigh-distributed: r_p = σ·√(−2 ln(1 − p)), so r99 / r90 = √(ln 100 / ln 10) = √2.
+ */
+export const OVERLAP_UNCERTAINTY_FACTOR = Math.sqrt(Math.log(100) / Math.log(10));
+
+/**
  * Today's spots that may lie on an earlier one: their centres closer than a spot diameter plus the
  * registration's uncertainty (all in today's pixels). Ids of today's spots, ascending. A grid hash keeps it
  * linear in the number of spots.

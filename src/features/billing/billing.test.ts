@@ -50,4 +50,17 @@ describe('billingCsv', () => {
         'Summe,2026-10 – 2026-11,3,1,1\r\n',
     );
   });
+
+  it('writes a device id from an uploaded file that a spreadsheet would run as a formula as text', () => {
+    const csv = billingCsv(
+      {
+        from: '2026-11',
+        to: '2026-11',
+        rows: [{ month: '2026-11', deviceId: '=HYPERLINK("http://evil.example","NAV-1")', examsUploaded: 1, plansSignedOff: 0, parameterSetsProduced: 0 }],
+        totals: { examsUploaded: 1, plansSignedOff: 0, parameterSetsProduced: 0 },
+      },
+      { month: 'Month', device: 'Device', examsUploaded: 'Exams', plansSignedOff: 'Plans', parameterSetsProduced: 'Sets', noDevice: 'None', total: 'Total' },
+    );
+    expect(csv.split('\r\n')[1]).toBe(`2026-11,"'=HYPERLINK(""http://evil.example"",""NAV-1"")",1,0,0`);
+  });
 });

@@ -122,7 +122,7 @@ function useDifferenceRows(first: ComparisonSide, second: ComparisonSide, differ
     if (key === 'laserMode') return t(`settings.laserModes.${value as 'micropulse' | 'continuous'}`);
     if (key === 'iolStatus') return t(`settings.iolStatuses.${value as 'phakic' | 'pseudophakic' | 'aphakic'}`);
     if (key === 'spotSpacing') return t('settings.spacingValue', { value: number(value as number, 2) });
-    const unit = { spotSizeUm: 'µm', pulseDurationMs: 'ms', laserDose: 'mW' }[key];
+    const unit = { spotSizeUm: 'µm', pulseDurationMs: 'ms', laserDose: 'mW', dutyCyclePercent: '%' }[key];
     return `${number(value as number, 2)} ${unit}`;
   };
   const rows: DifferenceRow[] = [

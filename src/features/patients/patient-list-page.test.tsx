@@ -490,6 +490,106 @@ describe('add new patient', () => {
     expect(getByLabel(form, 'Second name').getAttribute('aria-invalid')).toBe('true');
   });
 
+  describe('a likely duplicate', () => {
+    const maria = { id: EXAMPLES.data[3].id, name: 'Maria', secondName: 'Schneider', birthday: '1951-04-23', gender: 'female', status: 'active' };
+    const archived = { ...maria, id: '3b5d7f91-2c4e-4a6b-8d0f-1e3a5c7e9b24', name: 'María', status: 'archived' };
+    let sent: Record<string, unknown>[];
+    beforeEach(() => {
+      sent = [];
+      server.use(
+        http.post('*/patients', async ({ request }) => {
+          const body = (await request.json()) as Record<string, unknown>;
+          sent.push(body);
+          if (body.confirmDuplicate === true) return HttpResponse.json(getCreatePatientResponseMock(), { status: 201 });
+          return HttpResponse.json(
+            {
+              status: 'Error',
+              message: '2 patients with this name and birthday already exist.',
+              code: 'patient.likely_duplicate',
+              patients: [maria, archived],
+            },
+            { status: 409 },
+          );
+        }),
+      );
+    });
+
+    const addMaria = async (container: HTMLElement) => {
+      const form = await openAddDialog(container);
+      await type(getByLabel(form, 'Name'), 'Maria');
+      await type(getByLabel(form, 'Second name'), 'Schneider');
+      await type(getByLabel(form, 'Birthday'), '1951-04-23');
+      await click(form.querySelector<HTMLInputElement>('input[type="radio"][value="female"]')!);
+      await type(form.querySelector('textarea')!, 'Referred by Dr. Lang.');
+      await submit(form);
+      await waitFor(() => expect(form.querySelector('.mp-duplicate-warning')).not.toBeNull());
+      return form;
+    };
+    const buttonTexts = (element: Element) => [...element.querySelectorAll('button')].map((button) => button.textContent);
+
+    it('names the patients it may be, takes the focus, keeps what was typed and offers "Create anyway" instead of "Add patient"', async () => {
+      const { container } = await renderList();
+      const form = await addMaria(container);
+      const warning = form.querySelector<HTMLElement>('.mp-duplicate-warning')!;
+      expect(document.activeElement).toBe(warning);
+      expect(warning.querySelector('h3')?.textContent).toBe('Already a patient?');
+      expect(warning.textContent).toContain('2 patients with this name and birthday already exist.');
+      const items = [...warning.querySelectorAll('li')].map((item) => item.textContent);
+      expect(items).toEqual([
+        'Maria Schneiderborn 23/04/1951 · FemaleOpen card',
+        'María Schneiderborn 23/04/1951 · FemaleArchived: an IT administrator can bring the patient back from the archive.',
+      ]);
+      // The button names whose card it opens.
+      const open = getByText(warning, 'button', 'Open card');
+      expect(document.getElementById(open.getAttribute('aria-describedby')!)?.textContent).toBe('Maria Schneiderborn 23/04/1951 · Female');
+      expect(getByLabel(form, 'Name').value).toBe('Maria');
+      expect(form.querySelector('textarea')?.value).toBe('Referred by Dr. Lang.');
+      expect(form.querySelector('.mp-form-alert')).toBeNull();
+      expect(buttonTexts(form.querySelector('.bp6-dialog-footer')!)).toEqual(['Cancel', 'Create anyway']);
+      expect(sent).toHaveLength(1);
+
+      // Another name is asked about anew.
+      await type(getByLabel(form, 'Name'), 'Marianne');
+      await waitFor(() => expect(form.querySelector('.mp-duplicate-warning')).toBeNull());
+      expect(buttonTexts(form.querySelector('.bp6-dialog-footer')!)).toEqual(['Cancel', 'Add patient']);
+    });
+
+    it('creates the patient anyway when asked, with what was typed, and opens the new card', async () => {
+      const { container, router } = await renderList();
+      const form = await addMaria(container);
+      await click(getByText(form, 'button', 'Create anyway'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/physician/patient-card'));
+      expect(sent).toEqual([
+        { name: 'Maria', secondName: 'Schneider', birthday: '1951-04-23', gender: 'female', description: 'Referred by Dr. Lang.' },
+        { name: 'Maria', secondName: 'Schneider', birthday: '1951-04-23', gender: 'female', description: 'Referred by Dr. Lang.', confirmDuplicate: true },
+      ]);
+      expect(router.state.location.search).toBe(`?patientId=${getCreatePatientResponseMock().data.id}`);
+    });
+
+    it('opens the card of the patient it may be', async () => {
+      const { container, router } = await renderList();
+      const form = await addMaria(container);
+      await click(getByText(form, 'button', 'Open card'));
+      await waitFor(() => expect(router.state.location.search).toBe(`?patientId=${maria.id}`));
+      expect(sent).toHaveLength(1);
+      expect(document.querySelector('[role="dialog"]')).toBeNull();
+    });
+
+    it('is told in German', async () => {
+      const { container } = await renderList('', 'de');
+      await click(getByText(container, '.mp-page-actions button', 'Neuen Patienten anlegen'));
+      const form = await dialog('Neuen Patienten anlegen');
+      await type(getByLabel(form, 'Vorname'), 'Maria');
+      await type(getByLabel(form, 'Nachname'), 'Schneider');
+      await type(getByLabel(form, 'Geburtsdatum'), '1951-04-23');
+      await click(form.querySelector<HTMLInputElement>('input[type="radio"][value="female"]')!);
+      await click(getByText(form, 'button', 'Patienten anlegen'));
+      await waitFor(() => expect(form.querySelector('.mp-duplicate-warning h3')?.textContent).toBe('Bereits angelegt?'));
+      expect(form.querySelector('.mp-duplicate-warning li')?.textContent).toBe('Maria Schneidergeb. 23.04.1951 · WeiblichKarte öffnen');
+      expect(buttonTexts(form.querySelector('.bp6-dialog-footer')!)).toEqual(['Abbrechen', 'Trotzdem anlegen']);
+    });
+  });
+
   it('confirms the new patient, refreshes the list and opens their card', async () => {
     const sent: unknown[] = [];
     server.use(

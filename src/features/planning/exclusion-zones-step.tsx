@@ -1,13 +1,17 @@
 import { Button } from '@blueprintjs/core';
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSaveExclusionZones } from '@generated/hooks/planning/planning';
+import { ESTIMATED_SCALE_UNCERTAINTY, fovealMinimumUm } from '@/domain/planning/clinical-limits';
 import { ONH_MARGIN_UM, zoneInRetina, zonesOverlap, type ZoneShape } from '@/domain/planning/exclusion-zones';
 import { retinaFrame } from '@/domain/planning/frames';
+import { formatNumber } from '@/lib/format';
 import { FundusViewer, type CanvasHandle } from './fundus-viewer';
 import { NumberField } from './number-field';
 import { normaliseDegrees, sceneOf, type ZoneKind } from './plan-canvas';
+import { fieldOf, previewZones, safetyOf, sentShape } from './plan-safety';
 import { zoneShape, zonesInUm, type Zones } from './plan-scene';
+import { SafetyAlert, SafetyEcho, useSafetyLines } from './safety-alert';
 import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
 import { useStepSave, type StepFailure } from './use-step-save';
@@ -25,14 +29,18 @@ const asCircle = (shape: ZoneShape): ZoneShape => {
 
 /** Wizard step 1: the proposed FAZ and ONH, moved, resized and turned on the image or in µm, then confirmed. */
 export function ExclusionZonesStep({ treatment, image, editable, resets, children }: StepProps) {
-  const { t } = useTranslation('planning');
+  const { t, i18n } = useTranslation('planning');
   const { plan } = treatment;
   const umPerPixel = plan.scale!.umPerPixel;
+  const estimated = plan.scale!.source === 'estimated';
+  const alertId = useId();
   const { draft, history, commit, preview, undo, redo } = useDraft<Zones>(() => ({
     faz: zoneShape(plan.exclusionZones!.faz),
     onh: zoneShape(plan.exclusionZones!.onh),
   }));
   const [selected, setSelected] = useState<ZoneKind | null>(null);
+  // A zone being dragged or resized: its refusal shows once the pointer rests, and at once when it lets go.
+  const [dragging, setDragging] = useState(false);
   const [failure, setFailure] = useState<StepFailure | null>(null);
   const { saved, failed } = useStepSave(treatment);
   const save = useSaveExclusionZones({
@@ -44,14 +52,20 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
     const zones = zonesInUm(draft, umPerPixel);
     return zonesOverlap(zoneInRetina(zones.faz, frame), zoneInRetina(zones.onh, frame));
   }, [draft, umPerPixel]);
+  // What the save would be refused with, and where the disc will be (it moves with the ONH zone).
+  const field = useMemo(() => fieldOf(plan, image), [plan, image]);
+  const safety = useMemo(() => previewZones(treatment, draft, field), [treatment, draft, field]);
+  const refused = safety.problems.length > 0;
+  const refusals = useSafetyLines(safety.problems, treatment.eye, estimated, !dragging);
 
   const set = (kind: ZoneKind, shape: ZoneShape, final = true) => {
     const next = { ...draft, [kind]: kind === 'faz' ? asCircle(shape) : { ...shape, rotationDeg: normaliseDegrees(shape.rotationDeg ?? 0) } };
+    setDragging(!final);
     if (final) commit(next);
     else preview(next);
   };
 
-  const scene = sceneOf({ zones: draft, zonesEditable: editable, selectedZone: selected, disc: plan.opticDisc, fovea: draft.faz.center });
+  const scene = sceneOf({ zones: draft, zonesEditable: editable, selectedZone: selected, disc: safety.opticDisc, fovea: draft.faz.center });
   const handles: CanvasHandle[] = [
     { id: 'faz', label: t('zones.fazHandle'), at: draft.faz.center, pressed: selected === 'faz' },
     { id: 'onh', label: t('zones.onhHandle'), at: draft.onh.center, pressed: selected === 'onh' },
@@ -70,16 +84,13 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
   const px = (value: number) => value / umPerPixel;
   const onhOffset = { xUm: um(draft.onh.center.x - draft.faz.center.x), yUm: um(draft.faz.center.y - draft.onh.center.y) };
   const onhMarginUm = plan.exclusionZones!.onh.marginUm ?? ONH_MARGIN_UM;
+  const fovealMinimum = fovealMinimumUm(safetyOf(plan).limits);
+  // Lengths in µm on an estimated scale are uncertain (docs/clinical-limits.md): the fields say so.
+  const sized = (label: string) => (estimated ? `${label} ≈` : label);
 
   const confirm = () => {
     setFailure(null);
-    const out = (shape: ZoneShape) => ({
-      center: { x: round2(shape.center.x), y: round2(shape.center.y) },
-      radiusXPx: round2(shape.radiusXPx),
-      radiusYPx: round2(shape.radiusYPx),
-      rotationDeg: round2(shape.rotationDeg ?? 0),
-    });
-    save.mutate({ id: treatment.id, data: { revision: plan.revision, faz: out(draft.faz), onh: out(draft.onh) } });
+    save.mutate({ id: treatment.id, data: { revision: plan.revision, faz: sentShape(draft.faz), onh: sentShape(draft.onh) } });
   };
 
   return (
@@ -88,6 +99,7 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
         treatmentId={treatment.id}
         image={image}
         umPerPixel={umPerPixel}
+        scaleEstimated={plan.scale!.source === 'estimated'}
         fovea={draft.faz.center}
         scene={scene}
         onZone={(kind, shape, final) => set(kind, shape, final)}
@@ -96,20 +108,23 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
         onHandleFocus={(id) => setSelected(id as ZoneKind)}
         onHandleKey={onHandleKey}
         footer={
-          <ul className="mp-legend" aria-label={t('legend.label')}>
-            <li>
-              <span className="mp-legend-swatch mp-legend-faz" aria-hidden="true" />
-              {t('zones.faz')}
-            </li>
-            <li>
-              <span className="mp-legend-swatch mp-legend-onh" aria-hidden="true" />
-              {t('zones.onh')}
-            </li>
-            <li>
-              <span className="mp-legend-swatch mp-legend-disc" aria-hidden="true" />
-              {t('zones.disc')}
-            </li>
-          </ul>
+          <>
+            <SafetyEcho lines={refusals} />
+            <ul className="mp-legend" aria-label={t('legend.label')}>
+              <li>
+                <span className="mp-legend-swatch mp-legend-faz" aria-hidden="true" />
+                {t('zones.faz')}
+              </li>
+              <li>
+                <span className="mp-legend-swatch mp-legend-onh" aria-hidden="true" />
+                {t('zones.onh')}
+              </li>
+              <li>
+                <span className="mp-legend-swatch mp-legend-disc" aria-hidden="true" />
+                {t('zones.disc')}
+              </li>
+            </ul>
+          </>
         }
       />
       <StepPanel
@@ -122,17 +137,29 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
         failure={failure}
         actions={
           editable ? (
-            <Button intent="primary" size="large" loading={save.isPending} disabled={overlap} onClick={confirm}>
+            <Button
+              intent="primary"
+              size="large"
+              loading={save.isPending}
+              disabled={overlap || refused}
+              aria-describedby={refused ? alertId : undefined}
+              onClick={confirm}
+            >
               {t('zones.confirm')}
             </Button>
           ) : null
         }
       >
         {children}
+        {estimated && (
+          <p className="mp-estimated-scale">
+            {t('safety.estimated', { percent: formatNumber(ESTIMATED_SCALE_UNCERTAINTY * 100, i18n.language, 0) })}
+          </p>
+        )}
         <fieldset className="mp-fieldset">
           <legend>{t('zones.faz')}</legend>
           <NumberField
-            label={t('zones.radius')}
+            label={sized(t('zones.radius'))}
             unit="µm"
             value={um(draft.faz.radiusXPx)}
             min={50}
@@ -141,12 +168,13 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
             disabled={!editable}
             onChange={(value) => set('faz', { ...draft.faz, radiusXPx: px(value), radiusYPx: px(value) })}
           />
+          {um(draft.faz.radiusXPx) < fovealMinimum && <p className="mp-muted-text">{t('safety.fazBelowMinimum', { value: formatNumber(fovealMinimum, i18n.language) })}</p>}
         </fieldset>
         <fieldset className="mp-fieldset">
           <legend>{t('zones.onh')}</legend>
           <div className="mp-field-row">
             <NumberField
-              label={t('zones.radiusX')}
+              label={sized(t('zones.radiusX'))}
               unit="µm"
               value={um(draft.onh.radiusXPx)}
               min={100}
@@ -156,7 +184,7 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
               onChange={(value) => set('onh', { ...draft.onh, radiusXPx: px(value) })}
             />
             <NumberField
-              label={t('zones.radiusY')}
+              label={sized(t('zones.radiusY'))}
               unit="µm"
               value={um(draft.onh.radiusYPx)}
               min={100}
@@ -178,7 +206,7 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
           />
           <div className="mp-field-row">
             <NumberField
-              label={t('zones.offsetX')}
+              label={sized(t('zones.offsetX'))}
               unit="µm"
               value={onhOffset.xUm}
               min={-20000}
@@ -188,7 +216,7 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
               onChange={(value) => set('onh', { ...draft.onh, center: { ...draft.onh.center, x: draft.faz.center.x + px(value) } })}
             />
             <NumberField
-              label={t('zones.offsetY')}
+              label={sized(t('zones.offsetY'))}
               unit="µm"
               value={onhOffset.yUm}
               min={-20000}
@@ -205,6 +233,7 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
             {t('zones.overlap')}
           </p>
         )}
+        <SafetyAlert id={alertId} lines={refusals} />
       </StepPanel>
     </div>
   );

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
 import type { FundusImage } from '@generated/model/fundusImage';
 import { IDENTITY, panBy, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib/view-transform';
+import { ESTIMATED_SCALE_UNCERTAINTY } from '@/domain/planning/clinical-limits';
 import { formatNumber } from '@/lib/format';
 import { PlanCanvas, PROFILE, type CanvasCallbacks, type CanvasScene } from './plan-canvas';
 import { scaleBar } from './plan-scene';
@@ -22,6 +23,8 @@ interface FundusViewerProps {
   treatmentId: string;
   image: FundusImage;
   umPerPixel: number;
+  /** The scale is estimated from the disc–fovea distance: every length the viewer states is said to be uncertain. */
+  scaleEstimated: boolean;
   /** The fovea, image pixels: the pointer's position is given in µm from it. */
   fovea: { x: number; y: number } | null;
   scene: CanvasScene;
@@ -52,7 +55,7 @@ const NO_HANDLES: readonly CanvasHandle[] = [];
  * the pointer's position in µm from the fovea.
  */
 export function FundusViewer(props: FundusViewerProps) {
-  const { treatmentId, image, umPerPixel, scene, handles = NO_HANDLES } = props;
+  const { treatmentId, image, umPerPixel, scaleEstimated, scene, handles = NO_HANDLES } = props;
   const { t, i18n } = useTranslation('planning');
   if (PROFILE) performance.mark('mp:render-start');
   const hostRef = useRef<HTMLDivElement>(null);
@@ -136,7 +139,7 @@ export function FundusViewer(props: FundusViewerProps) {
     const fmt = (value: number) => formatNumber(value, i18n.language, 0);
     const inside = point && point.x >= 0 && point.y >= 0 && point.x <= image.width && point.y <= image.height;
     output.textContent =
-      inside && centre ? t('viewer.pointer', { x: fmt((point.x - centre.x) * umPerPixel), y: fmt((centre.y - point.y) * umPerPixel) }) : t('viewer.pointerNone');
+      inside && centre ? t(scaleEstimated ? 'viewer.pointerEstimated' : 'viewer.pointer', { x: fmt((point.x - centre.x) * umPerPixel), y: fmt((centre.y - point.y) * umPerPixel) }) : t('viewer.pointerNone');
   };
 
   const zoom = (factor: number) => setView((before) => zoomAbout(before, factor, size.width / 2, size.height / 2, size.width, size.height));
@@ -233,7 +236,7 @@ export function FundusViewer(props: FundusViewerProps) {
         {bar && (
           <div className="mp-scale-bar" aria-hidden="true">
             <span style={{ width: bar.px }} />
-            {t('viewer.scaleBar', { value: formatNumber(bar.um, i18n.language, 0) })}
+            {t(scaleEstimated ? 'viewer.scaleBarEstimated' : 'viewer.scaleBar', { value: formatNumber(bar.um, i18n.language, 0) })}
           </div>
         )}
       </div>
@@ -241,7 +244,11 @@ export function FundusViewer(props: FundusViewerProps) {
         <output ref={pointerRef} className="mp-viewer-pointer">
           {t('viewer.pointerNone')}
         </output>
-        <span className="mp-muted-text">{t('viewer.scale', { value: formatNumber(umPerPixel, i18n.language, 2) })}</span>
+        <span className="mp-muted-text">
+          {scaleEstimated
+            ? t('viewer.scaleEstimated', { value: formatNumber(umPerPixel, i18n.language, 2), percent: formatNumber(ESTIMATED_SCALE_UNCERTAINTY * 100, i18n.language, 0) })
+            : t('viewer.scale', { value: formatNumber(umPerPixel, i18n.language, 2) })}
+        </span>
       </div>
       {previous.panel}
       {props.footer}

@@ -4,13 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { useSaveMaculaGrid } from '@generated/hooks/planning/planning';
 import { GridPattern } from '@generated/model/gridPattern';
 import { Select } from '@/components/select';
+import { ESTIMATED_SCALE_UNCERTAINTY } from '@/domain/planning/clinical-limits';
 import { retinaFrame } from '@/domain/planning/frames';
 import { MAX_SPOTS, type GridSettings } from '@/domain/planning/macula-grid';
 import { formatNumber } from '@/lib/format';
 import { FundusViewer } from './fundus-viewer';
 import { NumberField } from './number-field';
-import { sceneOf } from './plan-canvas';
+import { MARK_COLOURS, sceneOf } from './plan-canvas';
+import { checkGrid, fieldOf } from './plan-safety';
 import { poweredSpots, previewGrid, toggledId } from './plan-scene';
+import { SafetyAlert, useSafetyLines } from './safety-alert';
 import { StepPanel, useDraft } from './step-panel';
 import type { StepProps } from './step-props';
 import { useSpotCursor } from './use-spot-cursor';
@@ -35,7 +38,9 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
   const { t, i18n } = useTranslation('planning');
   const { plan } = treatment;
   const umPerPixel = plan.scale!.umPerPixel;
+  const estimated = plan.scale!.source === 'estimated';
   const patternId = useId();
+  const alertId = useId();
   const { draft, history, commit, update, undo, redo } = useDraft<GridDraft>(() => ({
     settings: { ...plan.gridSettings! },
     disabled: plan.spots.filter((spot) => !spot.enabled).map((spot) => spot.id),
@@ -49,13 +54,15 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
   // The layout the server will make, made here with the same code while the settings change.
   const frame = useMemo(() => retinaFrame(plan.fovea!, umPerPixel), [plan.fovea, umPerPixel]);
   const disabledSet = useMemo(() => new Set(draft.disabled), [draft.disabled]);
-  const layout = useMemo(
-    () => previewGrid(draft.settings, frame, plan.exclusionZones!, plan.imagedField ?? { width: image.width, height: image.height, aperture: null }, disabledSet),
-    [draft.settings, frame, plan.exclusionZones, plan.imagedField, image.width, image.height, disabledSet],
-  );
+  const field = useMemo(() => fieldOf(plan, image), [plan, image]);
+  const layout = useMemo(() => previewGrid(draft.settings, frame, plan.exclusionZones!, field, disabledSet), [draft.settings, frame, plan.exclusionZones, field, disabledSet]);
   const spots = useMemo(() => poweredSpots(layout.spots, null, null), [layout.spots]);
   const treated = spots.filter((spot) => spot.enabled).length;
   const removed = spots.length - treated;
+  // The clinical limits the save would be checked against, on the layout as it is now.
+  const safety = useMemo(() => checkGrid(treatment, draft.settings, layout.spots, field), [treatment, draft.settings, layout.spots, field]);
+  const refused = safety.problems.length > 0;
+  const refusals = useSafetyLines(safety.problems, treatment.eye, estimated);
 
   const toggle = (id: number) => editable && update((before) => ({ ...before, disabled: toggledId(before.disabled, id) }));
   const cursor = useSpotCursor(spots, toggle, editable);
@@ -80,6 +87,7 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
     spotRadiusPx: draft.settings.spotSizeUm / 2 / umPerPixel,
     spotsClickable: editable,
     focusedSpot: cursor.focusedSpot,
+    spotMarks: safety.nearFovea.size ? { nearFovea: safety.nearFovea } : null,
   });
   const number = (value: number) => formatNumber(value, i18n.language);
 
@@ -89,9 +97,20 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
         treatmentId={treatment.id}
         image={image}
         umPerPixel={umPerPixel}
+        scaleEstimated={plan.scale!.source === 'estimated'}
         fovea={plan.fovea}
         scene={scene}
         {...cursor.viewerProps}
+        footer={
+          safety.nearFovea.size > 0 && (
+            <ul className="mp-legend" aria-label={t('legend.label')}>
+              <li>
+                <span className="mp-legend-swatch mp-legend-near-fovea" style={{ background: MARK_COLOURS.nearFovea }} aria-hidden="true" />
+                {t('safety.nearFovea')}
+              </li>
+            </ul>
+          )
+        }
       />
       <StepPanel
         title={t('steps.2')}
@@ -103,7 +122,14 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
         failure={failure}
         actions={
           editable ? (
-            <Button intent="primary" size="large" loading={save.isPending} disabled={layout.problem !== null || treated === 0} onClick={confirm}>
+            <Button
+              intent="primary"
+              size="large"
+              loading={save.isPending}
+              disabled={layout.problem !== null || treated === 0 || refused}
+              aria-describedby={refused ? alertId : undefined}
+              onClick={confirm}
+            >
               {t('grid.confirm')}
             </Button>
           ) : null
@@ -137,11 +163,17 @@ export function MaculaGridStep({ treatment, image, editable, resets, children }:
           <NumberField label={t('grid.spotSize')} unit="µm" value={draft.settings.spotSizeUm} {...RANGES.spotSizeUm} disabled={!editable} onChange={(value) => setting('spotSizeUm', value)} />
           <NumberField label={t('grid.spacing')} unit="×" digits={2} value={draft.settings.spacing} {...RANGES.spacing} disabled={!editable} onChange={(value) => setting('spacing', value)} />
         </div>
+        {estimated && (
+          <p className="mp-estimated-scale">
+            {t('safety.estimated', { percent: formatNumber(ESTIMATED_SCALE_UNCERTAINTY * 100, i18n.language, 0) })}
+          </p>
+        )}
         <div className="mp-field-row">
           <NumberField label={t('grid.innerRadius')} unit="µm" value={draft.settings.innerRadiusUm} {...RANGES.innerRadiusUm} disabled={!editable} onChange={(value) => setting('innerRadiusUm', value)} />
           <NumberField label={t('grid.outerRadius')} unit="µm" value={draft.settings.outerRadiusUm} {...RANGES.outerRadiusUm} disabled={!editable} onChange={(value) => setting('outerRadiusUm', value)} />
         </div>
         {editable && <p className="mp-muted-text">{t('grid.toggleHint')}</p>}
+        <SafetyAlert id={alertId} lines={refusals} />
       </StepPanel>
     </div>
   );

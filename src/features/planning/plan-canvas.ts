@@ -35,6 +35,18 @@ export interface CanvasScene {
   focusedSpot: number | null;
   /** An earlier session's treatment carried onto this image (issue 17), or null. */
   previous: PreviousOverlay | null;
+  /** Spots marked for a reason the step's legend explains (plan-safety.ts), drawn around the spot; null for none. */
+  spotMarks: SpotMarks | null;
+}
+
+/**
+ * Marks around spots: too close to the fovea (step 2), and outside ordinary fundus brightness, darker or brighter
+ * (step 3). Each has a shape of its own as well as a colour, so that it reads without colour vision.
+ */
+export interface SpotMarks {
+  nearFovea?: ReadonlySet<number>;
+  dark?: ReadonlySet<number>;
+  bright?: ReadonlySet<number>;
 }
 
 /** An earlier session's spots and zones on today's image, and today's spots that lie on them. */
@@ -71,6 +83,7 @@ export const EMPTY_SCENE: CanvasScene = {
   spotsClickable: false,
   focusedSpot: null,
   previous: null,
+  spotMarks: null,
 };
 
 /** A scene with only what a step shows; the rest as in EMPTY_SCENE. */
@@ -85,6 +98,8 @@ const SPOT_FILL = 'rgba(64, 224, 255, 0.55)';
 const SPOT_OUTLINE = 'rgba(0, 0, 0, 0.6)';
 const DISABLED_SPOT = 'rgba(255, 255, 255, 0.75)';
 const FOCUS = '#ffffff';
+/** Marks around spots (SpotMarks), in colours no power class, zone or earlier treatment uses; the CSS legend matches. */
+export const MARK_COLOURS = { nearFovea: '#ff2d2d', dark: '#00e5ff', bright: '#101820' } as const;
 /** The previous treatment: a colour no power class and no zone uses, outlines only. */
 const PREVIOUS = '#ff4fd8';
 const PREVIOUS_HALO = 'rgba(255, 79, 216, 0.16)';
@@ -382,6 +397,7 @@ export class PlanCanvas {
     ctx.lineWidth = 1.5 * pixel;
     ctx.strokeStyle = DISABLED_SPOT;
     ctx.stroke();
+    this.drawMarks(ctx, pixel);
     const over = this.scene.previous?.over;
     if (over?.size) {
       // Today's spots on earlier ones: a ring in the previous treatment's colour around each.
@@ -404,6 +420,59 @@ export class PlanCanvas {
         ctx.strokeStyle = FOCUS;
         ctx.stroke();
       }
+    }
+  }
+
+  /**
+   * The marked spots (SpotMarks): too close to the fovea, a red fill with a white ring (the spot is not to be
+   * lasered as planned); darker than ordinary fundus, a cyan ring; brighter, a dark square, which stands out on
+   * the bright fundus such spots lie on. A few pixels out from the spot, so its power colour stays visible.
+   */
+  private drawMarks(ctx: CanvasRenderingContext2D, pixel: number) {
+    const marks = this.scene.spotMarks;
+    if (!marks) return;
+    const { spots, spotRadiusPx: r } = this.scene;
+    const { nearFovea, dark, bright } = marks;
+    const gap = r + 2.5 * pixel;
+    if (nearFovea?.size) {
+      ctx.beginPath();
+      for (const spot of spots) {
+        if (!spot.enabled || !nearFovea.has(spot.id)) continue;
+        ctx.moveTo(spot.x + r, spot.y);
+        ctx.arc(spot.x, spot.y, r, 0, Math.PI * 2);
+      }
+      ctx.fillStyle = MARK_COLOURS.nearFovea;
+      ctx.fill();
+      ctx.beginPath();
+      for (const spot of spots) {
+        if (!spot.enabled || !nearFovea.has(spot.id)) continue;
+        ctx.moveTo(spot.x + gap, spot.y);
+        ctx.arc(spot.x, spot.y, gap, 0, Math.PI * 2);
+      }
+      ctx.lineWidth = 1.5 * pixel;
+      ctx.strokeStyle = '#ffffff';
+      ctx.stroke();
+    }
+    if (dark?.size) {
+      ctx.beginPath();
+      for (const spot of spots) {
+        if (!spot.enabled || !dark.has(spot.id)) continue;
+        ctx.moveTo(spot.x + gap, spot.y);
+        ctx.arc(spot.x, spot.y, gap, 0, Math.PI * 2);
+      }
+      ctx.lineWidth = 2 * pixel;
+      ctx.strokeStyle = MARK_COLOURS.dark;
+      ctx.stroke();
+    }
+    if (bright?.size) {
+      ctx.beginPath();
+      for (const spot of spots) {
+        if (!spot.enabled || !bright.has(spot.id)) continue;
+        ctx.rect(spot.x - gap, spot.y - gap, 2 * gap, 2 * gap);
+      }
+      ctx.lineWidth = 2 * pixel;
+      ctx.strokeStyle = MARK_COLOURS.bright;
+      ctx.stroke();
     }
   }
 

@@ -16,6 +16,7 @@ import { ChangeHistory } from './change-history';
 import { ExclusionZonesStep } from './exclusion-zones-step';
 import { MaculaGridStep } from './macula-grid-step';
 import { ParameterSetStep } from './parameter-set-step';
+import { PatientIdentity } from './patient-identity';
 import { ProcessingStep } from './processing-step';
 import { SignOffStep } from './sign-off-step';
 import type { StepProps } from './step-props';
@@ -172,10 +173,17 @@ export function PlanningPage() {
   }
   if (!treatment) {
     return (
-      <>
-        <h1 className={`mp-page-title ${Classes.SKELETON}`}>{t('loading')}</h1>
+      <div className="mp-planning">
+        <div className="mp-page-header">
+          <div className="mp-page-heading">
+            <h1 className={`mp-page-title ${Classes.SKELETON}`}>{t('loading')}</h1>
+            <p className={`mp-patient-identity ${Classes.SKELETON}`} aria-hidden="true">
+              {t('patient.loading')}
+            </p>
+          </div>
+        </div>
         <div className={`mp-step-skeleton ${Classes.SKELETON}`} aria-hidden="true" />
-      </>
+      </div>
     );
   }
 
@@ -195,8 +203,9 @@ export function PlanningPage() {
         children: <Notices treatment={treatment} />,
       }
     : null;
-  // A new revision from the server starts the step's draft again from it.
-  const key = `${step}:${treatment.plan.revision}`;
+  // A new revision from the server starts the step's draft again from it. Sign-off does that itself, so that
+  // it can say who changed the plan under the user and keep what may be kept (src/features/planning/sign-off-step.tsx).
+  const key = step === 4 ? '4' : `${step}:${treatment.plan.revision}`;
 
   return (
     <div className="mp-planning">
@@ -204,9 +213,12 @@ export function PlanningPage() {
         <Link to={paths.physician.patientCard.getHref(treatment.patientId)}>{t('backToCard')}</Link>
       </nav>
       <div className="mp-page-header">
-        <h1 className="mp-page-title">
-          {t('title', { number: treatment.number, eye: t(`patients:eye.${treatment.eye}`), date: formatDate(treatment.date, i18n.language) })}
-        </h1>
+        <div className="mp-page-heading">
+          <h1 className="mp-page-title">
+            {t('title', { number: treatment.number, eye: t(`patients:eye.${treatment.eye}`), date: formatDate(treatment.date, i18n.language) })}
+          </h1>
+          <PatientIdentity treatment={treatment} />
+        </div>
         <div className="mp-page-actions">
           {treatment.modified && (
             <Tag intent="warning" minimal large>

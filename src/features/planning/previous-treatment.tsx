@@ -3,14 +3,14 @@ import {
   PreviousTreatmentPanel,
   usePreviousTreatment as usePreviousTreatmentState,
 } from '@/components/previous-treatment/previous-treatment';
-import { spotsOverEarlier } from '@/domain/registration/earlier-treatment';
+import { OVERLAP_UNCERTAINTY_FACTOR, spotsOverEarlier } from '@/domain/registration/earlier-treatment';
 import type { PreviousOverlay } from './plan-canvas';
 import type { DrawnSpot } from './plan-scene';
 
 /**
  * The previous treatment of this eye under today's plan (issue 17): the earlier session's spots and zones for
  * the canvas when shown, with today's spots that lie on them (touching, give or take the registration's
- * uncertainty), and the panel that says which session it is and how many spots overlap.
+ * 99 % uncertainty), and the panel that says which session it is and how many spots overlap.
  */
 export function usePreviousTreatment(
   treatmentId: string,
@@ -27,7 +27,8 @@ export function usePreviousTreatment(
       spotRadiusPx: earlierRadiusPx,
       uncertaintyPx,
       zones: registered.exclusionZones,
-      over: new Set(spotsOverEarlier(today.spots, registered.spots, today.spotRadiusPx + earlierRadiusPx, uncertaintyPx)),
+      // The warning reaches the 99 % radius (the halo drawn shows the stated 90 %).
+      over: new Set(spotsOverEarlier(today.spots, registered.spots, today.spotRadiusPx + earlierRadiusPx, uncertaintyPx * OVERLAP_UNCERTAINTY_FACTOR)),
     };
   }, [registered, today.spots, today.spotRadiusPx, today.umPerPixel]);
   return {

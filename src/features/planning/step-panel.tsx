@@ -33,6 +33,8 @@ export function useDraft<T>(initial: () => T) {
     update: (change: (value: T) => T) => setHistory((before) => commit(before, change(before.present))),
     undo: () => setHistory(undo),
     redo: () => setHistory(redo),
+    /** Starts again from `value` (the server's plan changed), with nothing to undo. */
+    reset: (value: T) => setHistory(startHistory(value)),
   };
 }
 

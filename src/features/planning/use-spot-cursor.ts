@@ -1,5 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@/lib/format';
 import type { CanvasHandle } from './fundus-viewer';
 import { centralSpot, spotTowards, type DrawnSpot } from './plan-scene';
 
@@ -10,7 +11,7 @@ const DIRECTIONS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], Arrow
  * to the next spot that way (Shift: five spots), Space or Enter removes or restores the spot under it.
  */
 export function useSpotCursor(spots: readonly DrawnSpot[], toggle: (id: number) => void, enabled: boolean) {
-  const { t } = useTranslation('planning');
+  const { t, i18n } = useTranslation('planning');
   const [cursor, setCursor] = useState<number | null>(null);
   const [focused, setFocused] = useState(false);
   const current = spots.find((spot) => spot.id === cursor) ?? null;
@@ -19,7 +20,7 @@ export function useSpotCursor(spots: readonly DrawnSpot[], toggle: (id: number) 
       ? {
           id: 'spots',
           label: current
-            ? t(current.enabled ? 'spots.cursorEnabled' : 'spots.cursorRemoved', { x: Math.round(current.xUm), y: Math.round(current.yUm) })
+            ? t(current.enabled ? 'spots.cursorEnabled' : 'spots.cursorRemoved', { x: formatNumber(current.xUm, i18n.language), y: formatNumber(current.yUm, i18n.language) })
             : t('spots.cursor'),
           at: current ?? spots.find((spot) => spot.id === centralSpot(spots)) ?? spots[0],
         }

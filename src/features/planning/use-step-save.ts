@@ -40,14 +40,16 @@ export function useStepSave(treatment: Treatment) {
 
   /**
    * `reread`: the answer lacks something the wizard shows (the final adjustments change the session's laser
-   * settings, which a plan does not carry), so the session is read again at once. Otherwise the answer is the
+   * settings, which a plan does not carry: `settings` gives them as sent), so the session is read again at once. Otherwise the answer is the
    * server's word on the plan and is shown as it is; the session is only marked stale (read again when next
    * needed), which saves a round trip per step on a slow line.
    */
-  const saved = async (answer: { plan?: Plan; treatment?: Treatment; message?: string }, reread = false) => {
+  const saved = async (answer: { plan?: Plan; treatment?: Treatment; settings?: Partial<Treatment>; message?: string }, reread = false) => {
     queryClient.setQueryData<TreatmentResponse>(key, (before) => {
       if (answer.treatment) return { ...(before ?? { status: 'Success' }), data: answer.treatment } as TreatmentResponse;
-      return before && answer.plan ? { ...before, data: { ...before.data, plan: answer.plan } } : before;
+      // The settings just saved stand in for the session's until it is read again: the new plan with the old
+      // settings would show them for a moment (at sign-off, the duty cycle before the change).
+      return before && answer.plan ? { ...before, data: { ...before.data, ...answer.settings, plan: answer.plan } } : before;
     });
     if (answer.message) notify({ intent: 'success', message: answer.message });
     await navigate(paths.physician.planning.getHref(treatment.id), { state: SAVED_STATE });

@@ -3,7 +3,13 @@
  */
 import type { PixelPoint } from './pixelPoint';
 
-export type PlanOpticDiscOneOf = {
+/**
+ * The optic disc as detected or confirmed by the physician (image pixels).
+ */
+export interface OpticDisc {
   center: PixelPoint;
+  /**
+   * @maximum 10000
+   */
   radiusPx: number;
-};
+}

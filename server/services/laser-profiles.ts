@@ -1,0 +1,46 @@
+// The laser profile of a clinic's device (issue 26): what it can deliver, entered by an IT admin from the
+// maker's specification. Every session treated with the device is planned within it (clinical-safety.ts).
+import type { Device } from '../../generated/model/device';
+import { laserProfileProblems, type LaserProfile } from '../../src/domain/planning/clinical-limits';
+import type { AppContext } from '../context';
+import type { DeviceRow } from '../db/tables';
+import { HttpError, notFound } from '../http/errors';
+import type { MessageKey } from '../i18n';
+
+export interface DeviceActor {
+  userId: string;
+  clinicId: string;
+}
+
+export function toDevice(row: DeviceRow): Device {
+  const online = row.sync_app_status === 'RUNNING';
+  return {
+    id: row.id,
+    deviceId: row.device_id,
+    opticalHeadId: row.optical_head_id,
+    camera: row.camera,
+    description: row.description,
+    syncAppStatus: online ? 'RUNNING' : 'CONNECTION_FAILED',
+    online,
+    lastSeenAt: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
+    laserProfile: row.laser_profile,
+  };
+}
+
+/**
+ * Saves a device's laser profile: 404 for another clinic's device, 422 naming each field whose range is
+ * reversed or beyond what such a device delivers. Answers the device and the profile it had before (for the audit).
+ */
+export async function updateLaserProfile(ctx: AppContext, actor: DeviceActor, deviceId: string, profile: LaserProfile): Promise<{ device: Device; before: LaserProfile | null }> {
+  const problems = laserProfileProblems(profile);
+  if (problems.length) {
+    const key: MessageKey = 'device.laser_profile_invalid';
+    throw new HttpError(422, 'request.invalid', key, {}, Object.fromEntries(problems.map((path) => [`laserProfile.${path}`, [key]])));
+  }
+  return ctx.db.transaction().execute(async (tx) => {
+    const row = await tx.selectFrom('devices').selectAll().where('clinic_id', '=', actor.clinicId).where('id', '=', deviceId).forUpdate().executeTakeFirst();
+    if (!row) throw notFound();
+    const updated = await tx.updateTable('devices').set({ laser_profile: JSON.stringify(profile) }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    return { device: toDevice(updated), before: row.laser_profile };
+  });
+}
