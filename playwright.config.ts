@@ -39,6 +39,10 @@ export default defineConfig<JourneyOptions>({
   // A journey steps through several screens, each checked with axe: on our 2-core CI machine the longest
   // take 20–30 s, so the default 30 s would fail them by the clock rather than by what they find.
   timeout: 60_000,
+  // The reference server processes and registers the exams of the journeys beside this one on the same two
+  // cores, and holds its embedded database's queries meanwhile: a page may take longer than Playwright's
+  // 5 s default to show what it was asked for (stop 32's CI failure: a patient card not shown after 5 s).
+  expect: { timeout: 10_000 },
   // Tests make their own accounts, so they can run side by side, also within a file: one per CPU core
   // (a browser page and its share of the server keep a core busy).
   fullyParallel: true,

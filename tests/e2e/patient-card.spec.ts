@@ -179,6 +179,8 @@ test('a session’s buttons stay where they are while its picture loads', async 
   await signInToHome(page, texts, await staff.create('clinic_physicians'));
   await page.getByLabel(texts.patientList.filters.search).fill('Maria Schneider');
   await page.getByRole('link', { name: 'Schneider, Maria' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Maria Schneider');
+  await expect(sessions(page)).toHaveCount(2);
   const card = texts.patientCard;
   const first = sessions(page).first();
   const button = first.getByRole('button', { name: card.session.imageAndMarks });
