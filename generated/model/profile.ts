@@ -11,6 +11,7 @@ import type { PasswordStrength } from './passwordStrength';
 import type { ProfilePasswordChangeRequired } from './profilePasswordChangeRequired';
 import type { ProfileNextPasswordChange } from './profileNextPasswordChange';
 import type { ProfileLogoutAfterSeconds } from './profileLogoutAfterSeconds';
+import type { ProfilePendingEmail } from './profilePendingEmail';
 
 /**
  * The signed-in user's own profile.
@@ -38,4 +39,6 @@ export interface Profile {
    * @minimum 60
    */
   logoutAfterSeconds?: ProfileLogoutAfterSeconds;
+  /** **Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open. */
+  pendingEmail?: ProfilePendingEmail;
 }

@@ -22,6 +22,11 @@ export interface ProfileForm {
   /** @maxLength 200 */
   physicianName?: string;
   email?: Email;
+  /**
+   * Required with a new e-mail address; counts towards the user's own re-authentication limit.
+   * @maxLength 128
+   */
+  currentPassword?: string;
   lang?: Language;
   /** PNG or JPEG image, at most 3 MB, checked by content. */
   avatar?: Blob;

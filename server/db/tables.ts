@@ -65,8 +65,10 @@ export interface AuthSessionsTable {
 export interface UserTokensTable {
   id: Generated<string>;
   user_id: string;
-  kind: 'invite' | 'reset';
+  kind: 'invite' | 'reset' | 'email';
   token_hash: string;
+  /** The new address an `email` link confirms; null for the other kinds. */
+  email: string | null;
   created_at: CreatedAt;
   expires_at: Timestamp;
   used_at: Timestamp | null;

@@ -5,6 +5,9 @@ import type { GetResetConfirmationParams } from '../../generated/model/getResetC
 import type { GetUserInviteParams } from '../../generated/model/getUserInviteParams';
 import type { Invite } from '../../generated/model/invite';
 import type { ResetConfirmation } from '../../generated/model/resetConfirmation';
+import type { EmailConfirmation } from '../../generated/model/emailConfirmation';
+import type { EmailConfirmationInfoData } from '../../generated/model/emailConfirmationInfoData';
+import type { GetEmailConfirmationParams } from '../../generated/model/getEmailConfirmationParams';
 import type { ResetPasswordRequest } from '../../generated/model/resetPasswordRequest';
 import type { ResetTokenInfoData } from '../../generated/model/resetTokenInfoData';
 import type { Role } from '../../generated/model/role';
@@ -32,10 +35,11 @@ import {
   type ThrottleRule,
 } from '../security/throttle';
 import { hashToken } from '../security/tokens';
-import { consumeLink } from '../services/user-tokens';
+import { consumeLink, pendingEmailOf } from '../services/user-tokens';
 import { issueResetLink, RESET_LINK_MS, resetLinkUrl } from '../services/reset-links';
 import { notifyPasswordChanged } from '../services/account-notices';
 import { audit } from '../services/audit';
+import { confirmEmailChange, emailLinkInvalid, findEmailLink } from '../services/email-change';
 import { notify } from '../services/notifications';
 import { announce, event } from '../realtime/announce';
 import {
@@ -162,7 +166,7 @@ export function authHandlers(ctx: AppContext): Handlers {
     const data: SignInResponseData = {
       token: session.token,
       expiresAt: session.expiresAt.toISOString(),
-      profile: toProfile({ ...user, last_sign_in_at: now }, clinic.name, policy, now),
+      profile: { ...toProfile({ ...user, last_sign_in_at: now }, clinic.name, policy, now), pendingEmail: await pendingEmailOf(ctx.db, user.id, now) },
     };
     return success(data);
   };
@@ -261,6 +265,18 @@ export function authHandlers(ctx: AppContext): Handlers {
     return done(translate(request.lang, 'reset.done'));
   };
 
+  const getEmailConfirmation: Handler<{ Querystring: GetEmailConfirmationParams }> = async (request) => {
+    const link = await findEmailLink(ctx, request.query.token);
+    if (!link) throw emailLinkInvalid();
+    const data: EmailConfirmationInfoData = { email: link.email, newEmail: link.newEmail, expiresAt: link.expires_at.toISOString() };
+    return success(data);
+  };
+
+  const confirmEmail: Handler<{ Body: EmailConfirmation }> = async (request) => {
+    await confirmEmailChange(ctx, request, request.body.token);
+    return done(translate(request.lang, 'email_change.confirmed'));
+  };
+
   const getUserInvite: Handler<{ Querystring: GetUserInviteParams }> = async (request) => {
     const link = await findInvite(request.query.token);
     if (!link) throw inviteNotFound();
@@ -351,6 +367,8 @@ export function authHandlers(ctx: AppContext): Handlers {
     resetPassword,
     getResetConfirmation,
     resetConfirmation,
+    getEmailConfirmation,
+    confirmEmailChange: confirmEmail,
     getUserInvite,
     acceptInvite,
   };

@@ -12,6 +12,7 @@ import { confirmPassword } from '../security/throttle';
 import { notifyPasswordChanged } from '../services/account-notices';
 import { audit } from '../services/audit';
 import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
+import { emailInUse, emailTakenError, requestEmailChange } from '../services/email-change';
 import { revokeOpenLinks } from '../services/user-tokens';
 import { assertNewPassword, clinicUser, endUserSessions, loadProfile } from '../services/sessions';
 import { removeUnreferenced } from '../storage';
@@ -20,9 +21,6 @@ import { removeUnreferenced } from '../storage';
 type ProfileFormBody = Omit<ProfileForm, 'avatar'> & { avatar?: unknown };
 
 const PROFILE_FIELDS = ['firstName', 'lastName', 'physicianName', 'email', 'lang', 'avatar', 'removeAvatar'] as const;
-
-const emailTaken = () =>
-  new HttpError(409, 'user.email_taken', 'user.email_taken', {}, { email: ['user.email_taken'] });
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
@@ -55,22 +53,29 @@ export function profileHandlers(ctx: AppContext): Handlers {
     if (body.physicianName !== undefined) changes.physician_name = body.physicianName.trim() || null;
     if (body.lang !== undefined) changes.lang = body.lang;
 
-    let emailChanged = false;
+    // A new address needs the current password and counts once confirmed from its mailbox (issue 27, defect 1).
+    let newEmail: string | null = null;
     if (body.email !== undefined) {
       const email = body.email.trim();
       if (!email) errors.email = ['validation.email'];
       else if (email.toLowerCase() !== user.email.toLowerCase()) {
-        const other = await ctx.db
-          .selectFrom('users')
-          .select('id')
-          .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-          .where('id', '!=', user.id)
-          .executeTakeFirst();
-        if (other) throw emailTaken();
-        changes.email = email;
-        emailChanged = true;
+        if (await emailInUse(ctx.db, email, user.id)) throw emailTakenError();
+        newEmail = email;
       } else if (email !== user.email) {
         changes.email = email; // only the spelling of the same address
+      }
+    }
+    if (newEmail !== null) {
+      if (!body.currentPassword) errors.currentPassword = ['validation.required'];
+      else if (!(await confirmPassword(ctx, user, body.currentPassword))) {
+        errors.currentPassword = ['validation.current_password_wrong'];
+        await audit(ctx.db, request, {
+          action: 'updateProfile',
+          outcome: 'failure',
+          targetType: 'user',
+          targetId: user.id,
+          detail: { reason: 'wrong_current_password' },
+        });
       }
     }
     if (Object.keys(errors).length) throw invalid(errors);
@@ -91,23 +96,20 @@ export function profileHandlers(ctx: AppContext): Handlers {
     }
 
     try {
-      await ctx.db.transaction().execute(async (tx) => {
-        if (Object.keys(changes).length) {
-          await tx
-            .updateTable('users')
-            .set({ ...changes, updated_at: now })
-            .where('id', '=', user.id)
-            .where('clinic_id', '=', clinicId)
-            .execute();
-        }
-        // A new address: every session ends, this one too (the SPA signs out).
-        if (emailChanged) await endUserSessions(tx, user.id, 'email_changed', now);
-      });
+      if (Object.keys(changes).length) {
+        await ctx.db
+          .updateTable('users')
+          .set({ ...changes, updated_at: now })
+          .where('id', '=', user.id)
+          .where('clinic_id', '=', clinicId)
+          .execute();
+      }
     } catch (error) {
       if (newAvatarPath) await removeUnreferenced(request.log, `the avatar ${newAvatarPath}`, () => ctx.files.remove(newAvatarPath!));
-      if (isUniqueViolation(error)) throw emailTaken();
+      if (isUniqueViolation(error)) throw emailTakenError();
       throw error;
     }
+    if (newEmail !== null) await requestEmailChange(ctx, request, { userId: user.id, newEmail, byAdmin: false });
     const replaced = user.avatar_path;
     if ((avatar || removeAvatar) && replaced) await removeUnreferenced(request.log, `the replaced avatar ${replaced}`, () => ctx.files.remove(replaced));
 
@@ -116,9 +118,10 @@ export function profileHandlers(ctx: AppContext): Handlers {
       outcome: 'success',
       targetType: 'user',
       targetId: user.id,
-      detail: { fields: given, sessionsEnded: emailChanged },
+      detail: { fields: given },
     });
-    return success(await loadProfile(ctx, user.id, clinicId), translate(request.lang, 'profile.updated'));
+    const message = newEmail === null ? translate(request.lang, 'profile.updated') : translate(request.lang, 'profile.email_confirmation_sent', { email: newEmail });
+    return success(await loadProfile(ctx, user.id, clinicId), message);
   };
 
   const changePassword: Handler<{ Body: PasswordChange }> = async (request) => {

@@ -12,6 +12,7 @@ import { success } from '../http/handler';
 import { type MessageKey, translate } from '../i18n';
 import { audit } from '../services/audit';
 import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
+import { requestEmailChange } from '../services/email-change';
 import { expireInvites, issueInvite } from '../services/invites';
 import {
   emailTaken,
@@ -262,11 +263,14 @@ export function usersHandlers(ctx: AppContext): Handlers {
     }
     const emailChanged = email !== undefined && email !== user.email.toLowerCase();
     if (emailChanged && (await emailTaken(db, email, user.id))) throw emailTakenError();
+    // The address of an account in use changes only when its owner confirms it from the new mailbox (issue 27,
+    // defect 1); one whose invite is still open simply gets the invite at the new address.
+    const confirmedByOwner = emailChanged && user.invite_status === 'accepted';
 
     const changes: UserUpdate = {};
     if (firstName !== undefined && firstName !== user.first_name) changes.first_name = firstName;
     if (lastName !== undefined && lastName !== user.last_name) changes.last_name = lastName;
-    if (emailChanged) changes.email = email;
+    if (emailChanged && !confirmedByOwner) changes.email = email;
     if (role !== undefined && role !== user.role) changes.role = role;
     if (physicianName !== undefined && (physicianName || null) !== user.physician_name) {
       changes.physician_name = physicianName || null;
@@ -292,8 +296,6 @@ export function usersHandlers(ctx: AppContext): Handlers {
             .where('id', '=', user.id)
             .where('clinic_id', '=', auth.clinicId)
             .execute();
-          // A changed address signs the user out everywhere (spec §5).
-          if (emailChanged) await endUserSessions(tx, [user.id], 'email_changed', now);
           await audit(tx, request, {
             action: 'user.update',
             outcome: 'success',
@@ -321,12 +323,15 @@ export function usersHandlers(ctx: AppContext): Handlers {
     } else if (emailChanged && openInvite) {
       await issueInvite(ctx, { id: user.id, email: email!, first_name: firstName ?? user.first_name, clinic_id: auth.clinicId }, request.lang);
       await audit(db, request, { action: 'user.send_invite', outcome: 'success', targetType: 'user', targetId: user.id });
-    } else if (emailChanged && user.invite_status !== 'accepted') {
+    } else if (confirmedByOwner) {
+      await requestEmailChange(ctx, request, { userId: user.id, newEmail: email!, byAdmin: true });
+      message = 'user.email_confirmation_sent';
+    } else if (emailChanged) {
       // Archived or deleted before accepting: the old address's link must not stay usable.
       await revokeOpenLinks(db, [user.id], now);
     }
     announce(ctx, [event('users.changed', auth.clinicId, { userIds: [user.id] })]);
-    return success(await reload(auth.clinicId, user.id), translate(request.lang, message));
+    return success(await reload(auth.clinicId, user.id), translate(request.lang, message, { email: email ?? user.email }));
   };
 
   const deleteUser: Handler<{ Params: { id: string } }> = async (request) => {

@@ -11,6 +11,7 @@ import { checkPassword, type PasswordInput } from '../../src/domain/passwords/pa
 import { nextPasswordChange, policyFor, type UserPolicy } from '../security/policy';
 import { hashToken, newToken } from '../security/tokens';
 import { notify } from './notifications';
+import { pendingEmailOf } from './user-tokens';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Token lifetime with "remember me" (persistent storage) and without (session storage). */
@@ -135,7 +136,8 @@ export async function loadProfile(ctx: AppContext, userId: string, clinicId: str
   const user = await clinicUser(ctx.db, userId, clinicId);
   const clinic = await ctx.db.selectFrom('clinics').select('name').where('id', '=', clinicId).executeTakeFirstOrThrow();
   const policy = await policyFor(ctx.db, clinicId, userId);
-  return toProfile(user, clinic.name, policy, ctx.clock.now());
+  const now = ctx.clock.now();
+  return { ...toProfile(user, clinic.name, policy, now), pendingEmail: await pendingEmailOf(ctx.db, userId, now) };
 }
 
 // ---- New passwords ---------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ export async function revokeOpenLinks(
   db: Database,
   userIds: string[],
   now: Date,
-  kind?: 'invite' | 'reset',
+  kind?: 'invite' | 'reset' | 'email',
 ): Promise<void> {
   if (!userIds.length) return;
   let query = db
@@ -32,4 +32,19 @@ export async function consumeLink(db: Database, tokenId: string, now: Date): Pro
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(consumed.numUpdatedRows) === 1;
+}
+
+/** The address waiting for the user's confirmation, if any. */
+export async function pendingEmailOf(db: Database, userId: string, now: Date): Promise<string | null> {
+  const pending = await db
+    .selectFrom('user_tokens')
+    .select('email')
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'email')
+    .where('used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return pending?.email ?? null;
 }

@@ -115,6 +115,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
         lazy: page(AUTH_NAMESPACES, () => import('@/features/auth/approve-account-page'), (m) => m.ApproveAccountPage),
       },
       {
+        path: paths.auth.confirmEmail.path,
+        lazy: page(AUTH_NAMESPACES, () => import('@/features/auth/confirm-email-page'), (m) => m.ConfirmEmailPage),
+      },
+      {
         path: paths.errors.unauthorized.path,
         lazy: page(['legal'], () => import('@/features/errors/unauthorized-page'), (m) => m.UnauthorizedPage),
       },

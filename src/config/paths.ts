@@ -37,6 +37,11 @@ export const paths = {
       path: '/approve-account',
       getHref: (token?: string) => withQuery('/approve-account', { token }),
     },
+    /** The link mailed to a new e-mail address (issue 27): the change counts once it is opened and confirmed. */
+    confirmEmail: {
+      path: '/confirm-email',
+      getHref: (token?: string) => withQuery('/confirm-email', { token }),
+    },
   },
 
   errors: {

@@ -6,7 +6,7 @@ import { expect } from '@playwright/test';
 import { OUTBOX_DIR } from './reference-server';
 
 /** The pages the server's e-mails link to (server/services/invites.ts, server/handlers/auth.ts). */
-export type MailedPage = '/approve-account' | '/new-password';
+export type MailedPage = '/approve-account' | '/new-password' | '/confirm-email';
 
 interface Mail {
   headers: Map<string, string>;

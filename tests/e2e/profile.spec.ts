@@ -1,8 +1,10 @@
 // /profile-settings (seed-spec §2, §5): name, avatar (PNG/JPEG of at most 3 MB, else the invalid-format
-// message, nothing sent), password change, and an e-mail change that asks first and signs out.
+// message, nothing sent), password change, and an e-mail change that needs the password, asks first and counts once
+// the new address confirms it (issue 27).
 import type { Page, Request } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
+import { mailedLink, mailedText } from './outbox';
 import { homeOf, signIn, signInToHome, storedTokens, NO_TOKEN } from './session';
 import { fill, type Texts } from './texts';
 
@@ -122,30 +124,61 @@ test('a password change: hints for a weak one, then the new password signs in', 
   await expect(page).toHaveURL(homeOf(account.role).path);
 });
 
-test('an e-mail change asks first, signs out, and the new address signs in', async ({ page, staff, texts }) => {
+test('an e-mail change needs the current password and counts once confirmed from the new mailbox; the old one is told, and every session ends', async ({
+  page,
+  staff,
+  texts,
+}) => {
   const account = await staff.create('clinic_physicians');
   await signInToHome(page, texts, account);
   await openProfileSettings(page, texts);
   const sent = profileUpdates(page);
   const newEmail = account.email.replace('@', '.new@');
-  const emailField = page.getByLabel(texts.profile.general.email, { exact: true });
+  const general = page.getByRole('region', { name: texts.profile.general.title });
+  const emailField = general.getByLabel(texts.profile.general.email, { exact: true });
+  const password = general.getByLabel(texts.profile.general.currentPassword, { exact: true });
+  const save = general.getByRole('button', { name: texts.profile.general.save });
 
+  // The password field comes with a new address, and nothing is asked or sent without it.
+  await expect(password).toHaveCount(0);
   await emailField.fill(newEmail);
-  await page.getByRole('button', { name: texts.profile.general.save }).click();
+  await expect(password).toHaveAccessibleDescription(texts.profile.general.currentPasswordHint);
+  await save.click();
+  await expect(password).toBeFocused();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+
+  await password.fill(account.password);
+  await save.click();
   const dialog = page.getByRole('alertdialog');
-  await expect(dialog).toContainText(texts.profile.emailChange.title);
+  await expect(dialog).toContainText(fill(texts.profile.emailChange.message, { email: newEmail }));
   await expectNoAxeViolations(page);
   await dialog.getByRole('button', { name: texts.profile.emailChange.cancel }).click();
   await expect(dialog).toBeHidden();
   expect(sent).toEqual([]);
-  await expect(emailField).toHaveValue(newEmail);
 
-  await page.getByRole('button', { name: texts.profile.general.save }).click();
+  await save.click();
   await page.getByRole('alertdialog').getByRole('button', { name: texts.profile.emailChange.confirm }).click();
+  await expect(notifications(page, texts)).toContainText(fill(texts.api['profile.email_confirmation_sent'], { email: newEmail }));
+  // Still signed in with the old address, which the field shows again beside the one waiting for its link.
+  await expect(page).toHaveURL('/profile-settings');
+  await expect(emailField).toHaveValue(account.email);
+  await expect(general).toContainText(fill(texts.profile.general.pendingEmail, { email: newEmail, current: account.email }));
+  await expectNoAxeViolations(page);
+  const notice = await mailedText(account.email, texts.api['mail.email_change_requested.subject']);
+  expect(notice).toContain(newEmail);
 
-  await expect(page).toHaveURL('/sign-in');
+  // The link from the new mailbox, opened in this browser: confirming signs out everywhere, this tab too.
+  await page.goto(await mailedLink(newEmail, '/confirm-email'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.auth.confirmEmail.title);
+  await expect(page.getByRole('main')).toContainText(fill(texts.auth.confirmEmail.intro, { email: account.email, newEmail }));
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: texts.auth.confirmEmail.submit }).click();
+  await expect(page.getByRole('status')).toHaveText(fill(texts.auth.confirmEmail.done, { email: newEmail }));
   expect(await storedTokens(page)).toEqual(NO_TOKEN);
-  await expect(notifications(page, texts)).toContainText(fill(texts.profile.emailChange.signInAgain, { email: newEmail }));
+  await mailedText(account.email, texts.api['mail.email_changed.subject']);
+
+  await page.getByRole('link', { name: texts.auth.goToSignIn }).click();
   await signIn(page, texts, { ...account, email: newEmail });
   await expect(page).toHaveURL(homeOf(account.role).path);
 });

@@ -69,6 +69,7 @@ describe('sign-in', () => {
       passwordChangeRequired: null,
       nextPasswordChange: null,
       logoutAfterSeconds: null,
+      pendingEmail: null,
     });
     const own = await profileOf(token);
     expect(own.status).toBe(200);

@@ -252,18 +252,96 @@ describe('e-mail change', () => {
     expect(invalid.body.errors).toEqual({ email: ['Please enter a valid email address'] });
   });
 
-  it('changes the address and ends all of the user’s sessions', async () => {
+  it('needs the current password: without it or with a wrong one the address stays, in the caller’s language', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_physicians' });
+    const token = await signIn(user.email);
+    const email = `takeover.${Date.now()}@elsewhere.example`;
+    const missing = await update(token, form({ email }));
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual({ currentPassword: ['This field is required'] });
+    const wrong = await update(token, form({ email, currentPassword: 'Not-The-Password-1' }), 'de');
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual({ currentPassword: ['Das aktuelle Passwort ist nicht korrekt.'] });
+    const profile = await server.call<ProfileBody>('GET', '/user/profile', { token });
+    expect(profile.body.data).toMatchObject({ email: user.email, pendingEmail: null });
+    expect(server.outbox().some((m) => m.text.includes(`To: ${email}`))).toBe(false);
+  });
+
+  it('counts once the link mailed to the new address is opened: then every session ends and open reset links stop working; the old address is told twice', async () => {
     const user = await createUser(server.db, { clinicId, role: 'clinic_physicians' });
     const token = await signIn(user.email);
     const otherSession = await signIn(user.email);
     const email = `renamed.${Date.now()}@clinic.example`;
-    const answer = await update(token, form({ email, physicianName: 'Dr. Renamed' }));
+    const answer = await update(token, form({ email, physicianName: 'Dr. Renamed', currentPassword: PASSWORD }));
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ email, physicianName: 'Dr. Renamed' });
+    expect(answer.body.message).toBe(`We have sent a confirmation link to ${email}. Your e-mail address changes when you open it.`);
+    // Nothing has changed yet but the physician name: the account keeps its address and its sessions.
+    expect(answer.body.data).toMatchObject({ email: user.email, pendingEmail: email, physicianName: 'Dr. Renamed' });
+    expect((await server.call('GET', '/user/profile', { token: otherSession })).status).toBe(200);
+    expect((await server.call('POST', '/sign-in', { json: { email, password: PASSWORD } })).status).toBe(401);
+    const requested = server.outbox().filter((m) => m.text.includes(`To: ${user.email}`) && m.text.includes('was requested'));
+    expect(requested).toHaveLength(1);
+    expect(requested[0].text).toContain(`from ${user.email} to ${email}`);
+
+    // A reset link asked for meanwhile goes to the old address; it must not outlive the change.
+    expect((await server.call('POST', '/reset-password', { json: { email: user.email } })).status).toBe(200);
+    const resetToken = linkFromMail(server, user.email).searchParams.get('token') ?? '';
+
+    const link = linkFromMail(server, email);
+    expect(link.pathname).toBe('/confirm-email');
+    const confirmToken = link.searchParams.get('token') ?? '';
+    const info = await server.call<ProfileBody>('GET', `/email-confirmation?token=${confirmToken}`);
+    expect(info.status).toBe(200);
+    expect(info.body.data).toMatchObject({ email: user.email, newEmail: email });
+
+    const confirmed = await server.call<ProfileBody>('POST', '/email-confirmation', { json: { token: confirmToken }, lang: 'de' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.message).toBe('Ihre E-Mail-Adresse wurde geändert. Bitte melden Sie sich mit der neuen Adresse an.');
     expect((await server.call('GET', '/user/profile', { token })).status).toBe(401);
     expect((await server.call('GET', '/user/profile', { token: otherSession })).status).toBe(401);
     expect((await server.call('POST', '/sign-in', { json: { email: user.email, password: PASSWORD } })).status).toBe(401);
-    await signIn(email.toUpperCase());
+    expect((await server.call('GET', `/reset-confirmation?token=${resetToken}`)).status).toBe(404);
+    const changed = server.outbox().filter((m) => m.text.includes(`To: ${user.email}`) && m.text.includes('was changed from'));
+    expect(changed).toHaveLength(1);
+    const newToken = await signIn(email.toUpperCase());
+    expect((await server.call<ProfileBody>('GET', '/user/profile', { token: newToken })).body.data).toMatchObject({ email, pendingEmail: null });
+
+    // The link works once.
+    const again = await server.call<ProfileBody>('POST', '/email-confirmation', { json: { token: confirmToken } });
+    expect(again.status).toBe(404);
+    expect(again.body.code).toBe('email_change.invalid_token');
+  });
+
+  it('keeps one open request: a second one revokes the first link; a day later the link has expired; an address taken meanwhile is refused', async () => {
+    const user = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const token = await signIn(user.email);
+    const first = `first.${Date.now()}@clinic.example`;
+    const second = `second.${Date.now()}@clinic.example`;
+    expect((await update(token, form({ email: first, currentPassword: PASSWORD }))).status).toBe(200);
+    const firstToken = linkFromMail(server, first).searchParams.get('token') ?? '';
+    expect((await update(token, form({ email: second, currentPassword: PASSWORD }))).status).toBe(200);
+    expect((await server.call('GET', `/email-confirmation?token=${firstToken}`)).status).toBe(404);
+    const secondToken = linkFromMail(server, second).searchParams.get('token') ?? '';
+
+    // Someone else takes the address before the link is opened.
+    const rival = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const rivalToken = await signIn(rival.email);
+    expect((await update(rivalToken, form({ email: second, currentPassword: PASSWORD }))).status).toBe(200);
+    const rivalLink = linkFromMail(server, second).searchParams.get('token') ?? '';
+    expect((await server.call('POST', '/email-confirmation', { json: { token: rivalLink } })).status).toBe(200);
+    const taken = await server.call<ProfileBody>('POST', '/email-confirmation', { json: { token: secondToken } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('user.email_taken');
+
+    const third = `third.${Date.now()}@clinic.example`;
+    expect((await update(token, form({ email: third, currentPassword: PASSWORD }))).status).toBe(200);
+    const thirdToken = linkFromMail(server, third).searchParams.get('token') ?? '';
+    server.clock.advance(24 * 60 * 60 * 1000 + 1000);
+    expect((await server.call('POST', '/email-confirmation', { json: { token: thirdToken } })).status).toBe(404);
+    expect((await server.call<ProfileBody>('GET', '/user/profile', { token: await signIn(user.email) })).body.data).toMatchObject({
+      email: user.email,
+      pendingEmail: null,
+    });
   });
 
   it('keeps the sessions when the address is the same (only its case differs)', async () => {

@@ -384,15 +384,23 @@ describe('updateUser', () => {
     expect(await server.ctx.files.get(key)).toBeNull();
   });
 
-  it('a new e-mail address ends all of that user’s sessions', async () => {
+  it('a new e-mail address of an active user waits for that user’s confirmation; then all of their sessions end', async () => {
     const nurse = await createUser(server.db, { clinicId: clinicA, role: 'clinic_nurses', email: unique('nina') });
     const one = await signIn(server, nurse.email);
     const two = await tokenFor(nurse.id);
     expect((await server.call('GET', '/notifications/settings', { token: one })).status).not.toBe(401);
     const newEmail = unique('nina.neu');
-    const answer = await server.call<{ data: UserData }>('POST', `/users/${nurse.id}`, { token: adminToken, form: userForm({ email: newEmail }) });
+    const answer = await server.call<{ data: UserData; message: string }>('POST', `/users/${nurse.id}`, { token: adminToken, form: userForm({ email: newEmail }) });
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toMatchObject({ email: newEmail, status: 'active', inviteStatus: 'accepted' });
+    expect(answer.body.message).toBe(`User updated. The new e-mail address ${newEmail} applies once its owner opens the link we have sent to it.`);
+    // Until the nurse opens the link, nothing changes: an IT admin cannot move an account's resets elsewhere.
+    expect(answer.body.data).toMatchObject({ email: nurse.email, status: 'active', inviteStatus: 'accepted' });
+    for (const token of [one, two]) expect((await server.call('GET', '/notifications/settings', { token })).status).toBe(200);
+    const notice = server.outbox().filter((m) => m.text.includes(`To: ${nurse.email}`) && m.text.includes('your clinic\'s IT administrator asked'));
+    expect(notice).toHaveLength(1);
+
+    const link = linkFromMail(server, newEmail);
+    expect((await server.call('POST', '/email-confirmation', { json: { token: link.searchParams.get('token') } })).status).toBe(200);
     for (const token of [one, two]) expect((await server.call('GET', '/notifications/settings', { token })).status).toBe(401);
     const ended = await server.db.selectFrom('auth_sessions').select(['ended_at', 'ended_reason']).where('user_id', '=', nurse.id).execute();
     expect(ended.every((s) => s.ended_at !== null && s.ended_reason === 'email_changed')).toBe(true);

@@ -14,6 +14,10 @@ import type {
 } from '../../model/doneResponse';
 
 import type {
+  EmailConfirmationInfo
+} from '../../model/emailConfirmationInfo';
+
+import type {
   InviteResponse
 } from '../../model/inviteResponse';
 
@@ -43,6 +47,10 @@ export const getResetPasswordResponseMock = (): MessageEnvelope => ({"status":"S
 export const getGetResetConfirmationResponseMock = (): ResetTokenInfo => ({"status":"Success","data":{"email":"physician@clinic.example","passwordStrength":"standard","expiresAt":"2026-11-21T11:00:00Z"}})
 
 export const getResetConfirmationResponseMock = (): MessageEnvelope => ({"status":"Success","message":"Your password has been changed. Please sign in."})
+
+export const getGetEmailConfirmationResponseMock = (): EmailConfirmationInfo => ({"status":"Success","data":{"email":"physician@clinic.example","newEmail":"anna.keller@clinic.example","expiresAt":"2026-11-22T10:00:00Z"}})
+
+export const getConfirmEmailChangeResponseMock = (): MessageEnvelope => ({"status":"Success","message":"Your e-mail address has been changed. Please sign in with the new address."})
 
 
 export const getGetUserInviteMockHandler = (overrideResponse?: InviteResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<InviteResponse> | InviteResponse), options?: RequestHandlerOptions) => {
@@ -128,6 +136,30 @@ export const getResetConfirmationMockHandler = (overrideResponse?: MessageEnvelo
       })
   }, options)
 }
+
+export const getGetEmailConfirmationMockHandler = (overrideResponse?: EmailConfirmationInfo | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<EmailConfirmationInfo> | EmailConfirmationInfo), options?: RequestHandlerOptions) => {
+  return http.get('*/email-confirmation', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getGetEmailConfirmationResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getConfirmEmailChangeMockHandler = (overrideResponse?: MessageEnvelope | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<MessageEnvelope> | MessageEnvelope), options?: RequestHandlerOptions) => {
+  return http.post('*/email-confirmation', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getConfirmEmailChangeResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
 export const getAuthMock = () => [
   getGetUserInviteMockHandler(),
   getAcceptInviteMockHandler(),
@@ -135,5 +167,7 @@ export const getAuthMock = () => [
   getLogoutMockHandler(),
   getResetPasswordMockHandler(),
   getGetResetConfirmationMockHandler(),
-  getResetConfirmationMockHandler()
+  getResetConfirmationMockHandler(),
+  getGetEmailConfirmationMockHandler(),
+  getConfirmEmailChangeMockHandler()
 ]

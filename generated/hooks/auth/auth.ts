@@ -33,12 +33,24 @@ import type {
 } from '../../model/doneResponse';
 
 import type {
+  EmailConfirmation
+} from '../../model/emailConfirmation';
+
+import type {
+  EmailConfirmationInfo
+} from '../../model/emailConfirmationInfo';
+
+import type {
   ErrorEnvelope
 } from '../../model/errorEnvelope';
 
 import type {
   ForbiddenResponse
 } from '../../model/forbiddenResponse';
+
+import type {
+  GetEmailConfirmationParams
+} from '../../model/getEmailConfirmationParams';
 
 import type {
   GetResetConfirmationParams
@@ -610,6 +622,164 @@ export const useResetConfirmation = <TError = ErrorType<BadRequestResponse | Err
       > => {
 
       const mutationOptions = getResetConfirmationMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * **Addition.** Tells /confirm-email which address the link confirms (issue 27: a new e-mail address counts only once its owner opens the link mailed to it).
+ * @summary Read an e-mail confirmation link
+ */
+export const getEmailConfirmation = (
+    params: GetEmailConfirmationParams,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<EmailConfirmationInfo>(
+      {url: `/email-confirmation`, method: 'GET',
+        params, signal
+    },
+      options);
+    }
+  
+
+
+
+export const getGetEmailConfirmationQueryKey = (params?: GetEmailConfirmationParams,) => {
+    return [
+    `/email-confirmation`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getGetEmailConfirmationQueryOptions = <TData = Awaited<ReturnType<typeof getEmailConfirmation>>, TError = ErrorType<ErrorEnvelope | ValidationFailedResponse>>(params: GetEmailConfirmationParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailConfirmation>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getGetEmailConfirmationQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof getEmailConfirmation>>> = ({ signal }) => getEmailConfirmation(params, requestOptions, signal);
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof getEmailConfirmation>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type GetEmailConfirmationQueryResult = NonNullable<Awaited<ReturnType<typeof getEmailConfirmation>>>
+export type GetEmailConfirmationQueryError = ErrorType<ErrorEnvelope | ValidationFailedResponse>
+
+
+export function useGetEmailConfirmation<TData = Awaited<ReturnType<typeof getEmailConfirmation>>, TError = ErrorType<ErrorEnvelope | ValidationFailedResponse>>(
+ params: GetEmailConfirmationParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailConfirmation>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEmailConfirmation>>,
+          TError,
+          Awaited<ReturnType<typeof getEmailConfirmation>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEmailConfirmation<TData = Awaited<ReturnType<typeof getEmailConfirmation>>, TError = ErrorType<ErrorEnvelope | ValidationFailedResponse>>(
+ params: GetEmailConfirmationParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailConfirmation>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof getEmailConfirmation>>,
+          TError,
+          Awaited<ReturnType<typeof getEmailConfirmation>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useGetEmailConfirmation<TData = Awaited<ReturnType<typeof getEmailConfirmation>>, TError = ErrorType<ErrorEnvelope | ValidationFailedResponse>>(
+ params: GetEmailConfirmationParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailConfirmation>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Read an e-mail confirmation link
+ */
+
+export function useGetEmailConfirmation<TData = Awaited<ReturnType<typeof getEmailConfirmation>>, TError = ErrorType<ErrorEnvelope | ValidationFailedResponse>>(
+ params: GetEmailConfirmationParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof getEmailConfirmation>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getGetEmailConfirmationQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * **Addition.** The account's address becomes the new one; all of its sessions end (seed-spec §5), its open password reset links stop working, and the old address is told. Uses up the link.
+ * @summary Confirm a new e-mail address
+ */
+export const confirmEmailChange = (
+    emailConfirmation: BodyType<EmailConfirmation>,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<MessageEnvelope>(
+      {url: `/email-confirmation`, method: 'POST',
+      headers: {'Content-Type': 'application/json', },
+      data: emailConfirmation, signal
+    },
+      options);
+    }
+  
+
+
+export const getConfirmEmailChangeMutationOptions = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmEmailChange>>, TError,{data: BodyType<EmailConfirmation>}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof confirmEmailChange>>, TError,{data: BodyType<EmailConfirmation>}, TContext> => {
+
+const mutationKey = ['confirmEmailChange'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof confirmEmailChange>>, {data: BodyType<EmailConfirmation>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  confirmEmailChange(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type ConfirmEmailChangeMutationResult = NonNullable<Awaited<ReturnType<typeof confirmEmailChange>>>
+    export type ConfirmEmailChangeMutationBody = BodyType<EmailConfirmation>
+    export type ConfirmEmailChangeMutationError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
+
+    /**
+ * @summary Confirm a new e-mail address
+ */
+export const useConfirmEmailChange = <TError = ErrorType<BadRequestResponse | ErrorEnvelope | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof confirmEmailChange>>, TError,{data: BodyType<EmailConfirmation>}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof confirmEmailChange>>,
+        TError,
+        {data: BodyType<EmailConfirmation>},
+        TContext
+      > => {
+
+      const mutationOptions = getConfirmEmailChangeMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

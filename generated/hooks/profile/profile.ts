@@ -72,10 +72,6 @@ import type {
   UnsupportedMediaTypeResponse
 } from '../../model/unsupportedMediaTypeResponse';
 
-import type {
-  ValidationFailedResponse
-} from '../../model/validationFailedResponse';
-
 import { apiClient } from '../../../src/lib/api-client';
 import type { ErrorType , BodyType } from '../../../src/lib/api-client';
 
@@ -177,7 +173,7 @@ export function useGetProfile<TData = Awaited<ReturnType<typeof getProfile>>, TE
 
 
 /**
- * Multipart form (files as files, booleans as 1 or 0). The avatar must be a PNG or JPEG of at most 3 MB, checked by content. Changing the e-mail ends all of the user's sessions: the client logs out.
+ * Multipart form (files as files, booleans as 1 or 0). The avatar must be a PNG or JPEG of at most 3 MB, checked by content. A new e-mail address needs `currentPassword` and counts only once confirmed: a link goes to the new address (valid 24 hours, `confirmEmailChange`) and a notice to the current one; the profile names the address in `pendingEmail` meanwhile. The confirmation ends all of the user's sessions.
  * @summary Change the own profile
  */
 export const updateProfile = (
@@ -197,6 +193,9 @@ if(profileForm.physicianName !== undefined) {
  }
 if(profileForm.email !== undefined) {
  formData.append(`email`, profileForm.email)
+ }
+if(profileForm.currentPassword !== undefined) {
+ formData.append(`currentPassword`, profileForm.currentPassword)
  }
 if(profileForm.lang !== undefined) {
  formData.append(`lang`, profileForm.lang)
@@ -218,7 +217,7 @@ if(profileForm.removeAvatar !== undefined) {
   
 
 
-export const getUpdateProfileMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getUpdateProfileMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ErrorEnvelope | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileForm>}, TContext> => {
 
@@ -245,12 +244,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateProfileMutationResult = NonNullable<Awaited<ReturnType<typeof updateProfile>>>
     export type UpdateProfileMutationBody = BodyType<ProfileForm>
-    export type UpdateProfileMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type UpdateProfileMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ErrorEnvelope | TooManyRequestsResponse>
 
     /**
  * @summary Change the own profile
  */
-export const useUpdateProfile = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useUpdateProfile = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ErrorEnvelope | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateProfile>>, TError,{data: BodyType<ProfileForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateProfile>>,

@@ -505,7 +505,7 @@ export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError =
 
 
 /**
- * Multipart form (files as files, booleans as 1 or 0, the rest as text); fields left out stay as they are, `removeAvatar` 1 removes the avatar. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. Changing the e-mail address ends all of that user's sessions (the SPA asks for confirmation first); when the user has not accepted the invite yet (pending or invite_expired), a new invite goes to the new address and the old link stops working. For a draft (creation_in_progress), `draft` 0 confirms it and sends the invite, `draft` 1 keeps it a draft; for other users `draft` is ignored. An IT admin cannot take the clinic_it_admins role away from their own account (409).
+ * Multipart form (files as files, booleans as 1 or 0, the rest as text); fields left out stay as they are, `removeAvatar` 1 removes the avatar. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. A new e-mail address of a user who accepted their invite waits for that user's confirmation: a link goes to the new address and a notice to the old one, and the address changes (ending all of the user's sessions) only when the link is opened (`confirmEmailChange`); the SPA asks first. When the user has not accepted the invite yet (pending or invite_expired), a new invite goes to the new address at once and the old link stops working. For a draft (creation_in_progress), `draft` 0 confirms it and sends the invite, `draft` 1 keeps it a draft; for other users `draft` is ignored. An IT admin cannot take the clinic_it_admins role away from their own account (409).
  * @summary Edit a staff user
  */
 export const updateUser = (

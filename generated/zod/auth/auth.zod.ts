@@ -91,7 +91,8 @@ export const signInResponse = zod.object({
   "passwordStrength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
   "passwordChangeRequired": zod.union([zod.enum(['forced', 'expired']).describe('Why the user must set a new password before going on: forced = an IT admin forced a reset; expired = the clinic\'s renewal interval has passed.'),zod.null()]).optional().describe('Set when the user must choose a new password (/new-password) before using the app.'),
   "nextPasswordChange": zod.iso.datetime({}).nullish(),
-  "logoutAfterSeconds": zod.number().min(signInResponseDataProfileLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.')
+  "logoutAfterSeconds": zod.number().min(signInResponseDataProfileLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.'),
+  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.')
 }).describe('The signed-in user\'s own profile.')
 })
 })
@@ -159,6 +160,44 @@ export const resetConfirmationBody = zod.strictObject({
 })
 
 export const resetConfirmationResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "message": zod.string().optional().describe('Localised confirmation to show to the user.')
+}).describe('Success envelope without data, used by actions.')
+
+/**
+ * **Addition.** Tells /confirm-email which address the link confirms (issue 27: a new e-mail address counts only once its owner opens the link mailed to it).
+ * @summary Read an e-mail confirmation link
+ */
+export const getEmailConfirmationQueryTokenMin = 16;
+export const getEmailConfirmationQueryTokenMax = 200;
+
+export const getEmailConfirmationQueryParams = zod.strictObject({
+  "token": zod.string().min(getEmailConfirmationQueryTokenMin).max(getEmailConfirmationQueryTokenMax).describe('Token from the confirmation e-mail link.')
+})
+
+export const getEmailConfirmationResponseDataEmailMax = 254;export const getEmailConfirmationResponseDataNewEmailMax = 254;
+
+export const getEmailConfirmationResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.object({
+  "email": zod.email().max(getEmailConfirmationResponseDataEmailMax),
+  "newEmail": zod.email().max(getEmailConfirmationResponseDataNewEmailMax),
+  "expiresAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+})
+})
+
+/**
+ * **Addition.** The account's address becomes the new one; all of its sessions end (seed-spec §5), its open password reset links stop working, and the old address is told. Uses up the link.
+ * @summary Confirm a new e-mail address
+ */
+export const confirmEmailChangeBodyTokenMin = 16;
+export const confirmEmailChangeBodyTokenMax = 200;
+
+export const confirmEmailChangeBody = zod.strictObject({
+  "token": zod.string().min(confirmEmailChangeBodyTokenMin).max(confirmEmailChangeBodyTokenMax).describe('Token from the confirmation link mailed to the new address.')
+})
+
+export const confirmEmailChangeResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
   "message": zod.string().optional().describe('Localised confirmation to show to the user.')
 }).describe('Success envelope without data, used by actions.')

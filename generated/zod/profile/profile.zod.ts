@@ -27,21 +27,23 @@ export const getProfileResponse = zod.object({
   "passwordStrength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
   "passwordChangeRequired": zod.union([zod.enum(['forced', 'expired']).describe('Why the user must set a new password before going on: forced = an IT admin forced a reset; expired = the clinic\'s renewal interval has passed.'),zod.null()]).optional().describe('Set when the user must choose a new password (/new-password) before using the app.'),
   "nextPasswordChange": zod.iso.datetime({}).nullish(),
-  "logoutAfterSeconds": zod.number().min(getProfileResponseDataLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.')
+  "logoutAfterSeconds": zod.number().min(getProfileResponseDataLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.'),
+  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.')
 }).describe('The signed-in user\'s own profile.')
 })
 
 /**
- * Multipart form (files as files, booleans as 1 or 0). The avatar must be a PNG or JPEG of at most 3 MB, checked by content. Changing the e-mail ends all of the user's sessions: the client logs out.
+ * Multipart form (files as files, booleans as 1 or 0). The avatar must be a PNG or JPEG of at most 3 MB, checked by content. A new e-mail address needs `currentPassword` and counts only once confirmed: a link goes to the new address (valid 24 hours, `confirmEmailChange`) and a notice to the current one; the profile names the address in `pendingEmail` meanwhile. The confirmation ends all of the user's sessions.
  * @summary Change the own profile
  */
-export const updateProfileBodyFirstNameMax = 100;export const updateProfileBodyLastNameMax = 100;export const updateProfileBodyPhysicianNameMax = 200;export const updateProfileBodyEmailMax = 254;
+export const updateProfileBodyFirstNameMax = 100;export const updateProfileBodyLastNameMax = 100;export const updateProfileBodyPhysicianNameMax = 200;export const updateProfileBodyEmailMax = 254;export const updateProfileBodyCurrentPasswordMax = 128;
 
 export const updateProfileBody = zod.strictObject({
   "firstName": zod.string().min(1).max(updateProfileBodyFirstNameMax).optional(),
   "lastName": zod.string().min(1).max(updateProfileBodyLastNameMax).optional(),
   "physicianName": zod.string().max(updateProfileBodyPhysicianNameMax).optional(),
   "email": zod.email().max(updateProfileBodyEmailMax).optional(),
+  "currentPassword": zod.string().max(updateProfileBodyCurrentPasswordMax).optional().describe('Required with a new e-mail address; counts towards the user\'s own re-authentication limit.'),
   "lang": zod.enum(['en', 'de']).optional().describe('UI language code.'),
   "avatar": zod.instanceof(File).optional().describe('PNG or JPEG image, at most 3 MB, checked by content.'),
   "removeAvatar": zod.enum(['0', '1']).optional()
@@ -66,7 +68,8 @@ export const updateProfileResponse = zod.object({
   "passwordStrength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
   "passwordChangeRequired": zod.union([zod.enum(['forced', 'expired']).describe('Why the user must set a new password before going on: forced = an IT admin forced a reset; expired = the clinic\'s renewal interval has passed.'),zod.null()]).optional().describe('Set when the user must choose a new password (/new-password) before using the app.'),
   "nextPasswordChange": zod.iso.datetime({}).nullish(),
-  "logoutAfterSeconds": zod.number().min(updateProfileResponseDataLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.')
+  "logoutAfterSeconds": zod.number().min(updateProfileResponseDataLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.'),
+  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.')
 }).describe('The signed-in user\'s own profile.')
 })
 

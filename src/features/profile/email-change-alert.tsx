@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Seed-spec §5: changing the e-mail address asks first, because it signs the user out everywhere. Open
+ * Seed-spec §5: changing the e-mail address asks first, because once confirmed it signs the user out everywhere. Open
  * while `email` (the new address) is set; Escape cancels like the cancel button.
  */
 export function EmailChangeAlert({

@@ -1,20 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { Callout, Classes } from '@blueprintjs/core';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
 import { Role } from '@generated/model/role';
-import { paths } from '@/config/paths';
 import { canonicalRole } from '@/lib/roles';
 import { useRoleLabel } from '@/lib/use-role-label';
 import { showServerFieldErrors, TextField } from '@/components/form-fields';
-import { useNotify } from '@/components/notifications';
 import { SubmitButton } from '@/components/submit-button';
 import { useValidationMessage } from '@/components/use-validation-message';
-import { endSession } from '@/lib/session';
 import { EmailChangeAlert } from './email-change-alert';
 import { useNotifyFailure, useProfileSaved } from './profile-save';
 import {
@@ -32,22 +28,6 @@ import {
 const resolver = zodResolver(generalInfoFormSchema, { error: generalInfoErrorMap });
 
 /**
- * Seed-spec §5: a new e-mail address ends every session on the server, so this tab signs out too and the
- * user is told to sign in with the new address.
- */
-function useSignInWithNewAddress(): (email: string) => void {
-  const { t } = useTranslation('profile');
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const notify = useNotify();
-  return (email) => {
-    endSession(queryClient);
-    notify({ intent: 'success', message: t('emailChange.signInAgain', { email }), duration: 0 });
-    void navigate(paths.auth.signIn.getHref(), { replace: true });
-  };
-}
-
-/**
  * Names and e-mail address, with the clinic and role (which only an IT admin changes) for reference. The
  * physician name is offered to physicians only: it is the name their sign-offs carry.
  */
@@ -57,15 +37,19 @@ export function GeneralInfoSection({ profile }: { profile: Profile }) {
   const roleLabel = useRoleLabel(profile.role);
   const profileSaved = useProfileSaved();
   const notifyFailure = useNotifyFailure();
-  const signInWithNewAddress = useSignInWithNewAddress();
+  const pendingId = useId();
+  const currentPasswordHintId = useId();
   const isPhysician = canonicalRole(profile.role) === Role.clinic_physicians;
   const {
     register,
     handleSubmit,
     setError,
     reset,
+    watch,
     formState: { errors, isDirty },
   } = useForm<GeneralInfoFormInput, unknown, GeneralInfoFormValues>({ resolver, defaultValues: generalInfoOf(profile) });
+  // A new address needs the current password (issue 27): the field appears once the address differs.
+  const addressChanging = isNewAddress(watch('email').trim(), profile.email);
   // Follows the profile as it is refetched (e.g. after a restored, older copy) until the user starts typing.
   useEffect(() => {
     if (!isDirty) reset(generalInfoOf(profile));
@@ -81,18 +65,23 @@ export function GeneralInfoSection({ profile }: { profile: Profile }) {
     },
   });
 
+  // A new address is only asked for: the answer's profile keeps the current one and names the new one as pending.
   const save = (values: GeneralInfoFormValues) => {
-    const addressChanges = isNewAddress(values.email, profile.email);
     update.mutate(
-      { data: profileFormOf(values, isPhysician) },
+      { data: profileFormOf(values, isPhysician, profile.email) },
       {
         onSuccess: (answer) => {
-          if (addressChanges) return signInWithNewAddress(values.email);
           profileSaved(answer);
           reset(generalInfoOf(answer.data));
         },
       },
     );
+  };
+
+  const submit = (values: GeneralInfoFormValues) => {
+    if (!isNewAddress(values.email, profile.email)) return save(values);
+    if (!values.currentPassword) return setError('currentPassword', { message: 'required' }, { shouldFocus: true });
+    setUnconfirmed(values);
   };
 
   const field = (name: keyof GeneralInfoFormInput) => ({
@@ -108,12 +97,7 @@ export function GeneralInfoSection({ profile }: { profile: Profile }) {
         <dt>{t('general.role')}</dt>
         <dd>{roleLabel}</dd>
       </dl>
-      <form
-        noValidate
-        onSubmit={handleSubmit((values) =>
-          isNewAddress(values.email, profile.email) ? setUnconfirmed(values) : save(values),
-        )}
-      >
+      <form noValidate onSubmit={handleSubmit(submit)}>
         <TextField
           label={t('general.firstName')}
           {...field('firstName')}
@@ -134,7 +118,32 @@ export function GeneralInfoSection({ profile }: { profile: Profile }) {
             maxLength={GENERAL_INFO_MAX_LENGTH.physicianName}
           />
         )}
-        <TextField label={t('general.email')} {...field('email')} type="email" autoComplete="email" />
+        <TextField
+          label={t('general.email')}
+          {...field('email')}
+          type="email"
+          autoComplete="email"
+          describedBy={profile.pendingEmail ? pendingId : undefined}
+        >
+          {profile.pendingEmail && (
+            <Callout id={pendingId} intent="primary" compact className="mp-pending-email">
+              {t('general.pendingEmail', { email: profile.pendingEmail, current: profile.email })}
+            </Callout>
+          )}
+        </TextField>
+        {addressChanging && (
+          <TextField
+            label={t('general.currentPassword')}
+            {...field('currentPassword')}
+            type="password"
+            autoComplete="current-password"
+            describedBy={currentPasswordHintId}
+          >
+            <div id={currentPasswordHintId} className={Classes.FORM_HELPER_TEXT}>
+              {t('general.currentPasswordHint')}
+            </div>
+          </TextField>
+        )}
         <SubmitButton label={t('general.save')} pending={update.isPending} />
       </form>
       <EmailChangeAlert

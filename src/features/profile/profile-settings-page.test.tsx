@@ -78,10 +78,19 @@ beforeEach(() => {
   server.use(
     getGetProfileMockHandler(() => profile),
     getUpdateProfileMockHandler(() => {
-      const { avatar, removeAvatar, ...text } = profilePosts.at(-1) ?? {};
+      const { avatar, removeAvatar, currentPassword, email, ...text } = profilePosts.at(-1) ?? {};
       const picture = avatar ? '/api/users/5d0c8f3e-2b7a-4e61-9f1d-8a3c6b2e4f01/avatar' : profile.data.avatar;
-      profile = profileWith({ ...profile.data, ...text, avatar: removeAvatar === '1' ? null : picture });
-      return { ...profile, message: 'Changes added successfully' };
+      // As the server does: a new address (sent with the current password) only waits for its confirmation link.
+      const newAddress = typeof email === 'string' && email.toLowerCase() !== profile.data.email.toLowerCase();
+      expect(newAddress ? currentPassword : undefined).toBe(newAddress ? PASSWORD : undefined);
+      profile = profileWith({
+        ...profile.data,
+        ...text,
+        ...(newAddress ? { pendingEmail: email } : typeof email === 'string' ? { email } : {}),
+        avatar: removeAvatar === '1' ? null : picture,
+      });
+      const message = newAddress ? `We have sent a confirmation link to ${email}. Your e-mail address changes when you open it.` : 'Changes added successfully';
+      return { ...profile, message };
     }),
     http.get('*/users/:id/avatar', () => {
       avatarReads += 1;
@@ -129,12 +138,25 @@ const openDialog = () =>
 const failWith = (path: string, status: number, body: Record<string, unknown>) =>
   server.use(http.post(path, () => HttpResponse.json({ status: 'Error', ...body }, { status })));
 
-/** Types a new address and saves; the confirmation dialog opens. */
-async function askToChangeEmail(container: HTMLElement, email: string, [emailLabel, saveLabel] = ['Email', 'Save changes']) {
-  await type(getByLabel(container, emailLabel), email);
-  await click(getByText(container, 'button', saveLabel));
+/** The general information's section (the password change below has a current password field too). */
+const generalSection = (container: HTMLElement) => container.querySelector<HTMLElement>('section')!;
+
+/** Types a new address and the current password and saves; the confirmation dialog opens. */
+async function askToChangeEmail(
+  container: HTMLElement,
+  email: string,
+  [emailLabel, saveLabel, passwordLabel] = ['Email', 'Save changes', 'Current password'],
+  password = PASSWORD,
+) {
+  const general = generalSection(container);
+  await type(getByLabel(general, emailLabel), email);
+  await type(getByLabel(general, passwordLabel), password);
+  await click(getByText(general, 'button', saveLabel));
   return openDialog();
 }
+
+/** The current password the mocked server takes with a new address. */
+const PASSWORD = 'Fovea-Ring-2026';
 
 const PASSWORD_LABELS: Record<UiLanguage, [string, string, string]> = {
   en: ['Current password', 'New password', 'Confirm password'],
@@ -239,68 +261,98 @@ describe('ProfileSettingsPage: general information', () => {
 });
 
 describe('ProfileSettingsPage: a new e-mail address', () => {
-  it('asks first; cancel sends nothing and keeps the form as it was', async () => {
+  it('needs the current password before asking; cancel sends nothing and keeps the form as it was', async () => {
     const { container, router } = await renderPage();
+    const general = generalSection(container);
+    expect(() => getByLabel(general, 'Current password')).toThrow();
+    await type(getByLabel(general, 'Email'), 'anna.keller@clinic.example');
+    const password = getByLabel(general, 'Current password');
+    expect(password.type).toBe('password');
+    expect(password.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(password.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Needed to change your email address.');
+    await click(getByText(general, 'button', 'Save changes'));
+    await waitFor(() => expect(getByLabel(general, 'Current password').getAttribute('aria-invalid')).toBe('true'));
+    expect(general.textContent).toContain('This field is required');
+    expect(alertDialog()).toBeNull();
+
     const dialog = await askToChangeEmail(container, 'anna.keller@clinic.example');
     expect(dialog.textContent).toContain('Change your email address?');
-    expect(dialog.textContent).toContain('You will be signed out on every device. Afterwards, sign in with anna.keller@clinic.example.');
-    expect(document.getElementById(dialog.getAttribute('aria-labelledby') ?? '')?.textContent).toBe(
-      'Change your email address?',
+    expect(dialog.textContent).toContain(
+      'We will send a confirmation link to anna.keller@clinic.example. Your address changes when you open it; you will then be signed out on every device and sign in with the new address.',
     );
+    expect(document.getElementById(dialog.getAttribute('aria-labelledby') ?? '')?.textContent).toBe('Change your email address?');
     await click(getByText(dialog, 'button', 'Cancel'));
 
     await waitFor(() => expect(alertDialog()).toBeNull());
     expect(profilePosts).toEqual([]);
-    expect(getByLabel(container, 'Email').value).toBe('anna.keller@clinic.example');
+    expect(getByLabel(general, 'Email').value).toBe('anna.keller@clinic.example');
     expect(router.state.location.pathname).toBe('/profile-settings');
     expect(localStorage.getItem('token')).toBe('demo-token');
   });
 
-  it('on confirm saves, ends the session and sends the user to sign in with the new address', async () => {
-    const { container, router, queryClient } = await renderPage();
+  it('on confirm sends the address with the password, stays signed in and names the address waiting for its link', async () => {
+    const { container, router } = await renderPage();
     const dialog = await askToChangeEmail(container, 'anna.keller@clinic.example');
-    await click(getByText(dialog, 'button', 'Change and sign out'));
+    await click(getByText(dialog, 'button', 'Send confirmation link'));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/sign-in'));
-    expect(profilePosts).toHaveLength(1);
-    expect(profilePosts[0]?.email).toBe('anna.keller@clinic.example');
-    expect(localStorage.getItem('token')).toBeNull();
-    expect(queryClient.getQueryCache().getAll()).toEqual([]);
-    expect(notificationText(container)).toContain(
-      'Your email address has been changed. Please sign in with anna.keller@clinic.example.',
+    await waitFor(() =>
+      expect(notificationText(container)).toContain('We have sent a confirmation link to anna.keller@clinic.example. Your e-mail address changes when you open it.'),
     );
+    expect(profilePosts).toHaveLength(1);
+    expect(profilePosts[0]).toMatchObject({ email: 'anna.keller@clinic.example', currentPassword: PASSWORD });
+    const general = generalSection(container);
+    // The account keeps its address until the link is opened; the field shows it again, with the one waiting.
+    await waitFor(() => expect(getByLabel(general, 'Email').value).toBe('physician@clinic.example'));
+    expect(() => getByLabel(general, 'Current password')).toThrow();
+    expect(general.textContent).toContain(
+      'Waiting for confirmation: anna.keller@clinic.example. Open the link we sent to that address; until then, you sign in with physician@clinic.example.',
+    );
+    expect(router.state.location.pathname).toBe('/profile-settings');
+    expect(localStorage.getItem('token')).toBe('demo-token');
   });
 
-  it('shows an address taken by another account (409) under the field and stays signed in', async () => {
+  it('shows a wrong current password (422) and an address taken by another account (409) under their fields', async () => {
+    failWith('*/user/profile', 422, {
+      message: 'Please check the highlighted fields.',
+      code: 'request.invalid',
+      errors: { currentPassword: ['The current password is not correct.'] },
+    });
+    const { container } = await renderPage();
+    const general = generalSection(container);
+    const dialog = await askToChangeEmail(container, 'anna.keller@clinic.example', undefined, 'Not-The-Password-1');
+    await click(getByText(dialog, 'button', 'Send confirmation link'));
+    await waitFor(() => expect(general.textContent).toContain('The current password is not correct.'));
+    expect(getByLabel(general, 'Current password').getAttribute('aria-invalid')).toBe('true');
+
     failWith('*/user/profile', 409, {
       message: 'This e-mail address is already in use.',
       code: 'user.email_taken',
       errors: { email: ['This e-mail address is already in use.'] },
     });
-    const { container, router } = await renderPage();
-    const dialog = await askToChangeEmail(container, 'nurse@clinic.example');
-    await click(getByText(dialog, 'button', 'Change and sign out'));
-
-    await waitFor(() => expect(container.textContent).toContain('This e-mail address is already in use.'));
-    expect(getByLabel(container, 'Email').getAttribute('aria-invalid')).toBe('true');
-    expect(router.state.location.pathname).toBe('/profile-settings');
+    const again = await askToChangeEmail(container, 'nurse@clinic.example');
+    await click(getByText(again, 'button', 'Send confirmation link'));
+    await waitFor(() => expect(general.textContent).toContain('This e-mail address is already in use.'));
+    expect(getByLabel(general, 'Email').getAttribute('aria-invalid')).toBe('true');
     expect(localStorage.getItem('token')).toBe('demo-token');
   });
 
-  it('saves a different spelling of the same address without asking', async () => {
+  it('saves a different spelling of the same address without asking or a password', async () => {
     const { container, router } = await renderPage();
     await type(getByLabel(container, 'Email'), 'Physician@Clinic.example');
+    expect(() => getByLabel(generalSection(container), 'Current password')).toThrow();
     await click(getByText(container, 'button', 'Save changes'));
     await waitFor(() => expect(notificationText(container)).toContain('Changes added successfully'));
     expect(alertDialog()).toBeNull();
     expect(profilePosts[0]?.email).toBe('Physician@Clinic.example');
+    expect(profilePosts[0]).not.toHaveProperty('currentPassword');
     expect(router.state.location.pathname).toBe('/profile-settings');
   });
 
   it('asks in German', async () => {
     const { container } = await renderPage('de');
-    const dialog = await askToChangeEmail(container, 'anna.keller@clinic.example', ['E-Mail', 'Änderungen speichern']);
+    const dialog = await askToChangeEmail(container, 'anna.keller@clinic.example', ['E-Mail', 'Änderungen speichern', 'Aktuelles Passwort']);
     expect(dialog.textContent).toContain('E-Mail-Adresse ändern?');
+    expect(dialog.textContent).toContain('Wir senden einen Bestätigungslink an anna.keller@clinic.example.');
     await click(getByText(dialog, 'button', 'Abbrechen'));
     expect(profilePosts).toEqual([]);
   });

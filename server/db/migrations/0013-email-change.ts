@@ -1,0 +1,10 @@
+// An e-mail change waits for the new address to be confirmed (issue 27, defect 1): a link of its own kind,
+// carrying the address it confirms. Plain SQL that runs unchanged on PGlite and PostgreSQL.
+import { type Kysely, sql } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table user_tokens drop constraint user_tokens_kind_check`.execute(db);
+  await sql`alter table user_tokens add constraint user_tokens_kind_check check (kind in ('invite', 'reset', 'email'))`.execute(db);
+  await sql`alter table user_tokens add column email text`.execute(db);
+  await sql`alter table user_tokens add constraint user_tokens_email_check check ((kind = 'email') = (email is not null))`.execute(db);
+}

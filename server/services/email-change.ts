@@ -1,0 +1,157 @@
+// A changed e-mail address counts only once its owner confirms it from the new mailbox (issue 27, defect 1):
+// otherwise a few minutes at an unlocked clinic PC, or an IT admin, could move an account's password resets to
+// an address of their choosing. The request mails a link (kind "email", valid a day) to the new address and a
+// notice to the old one; the confirmation changes the address, signs the account out everywhere (seed-spec §5),
+// revokes its open reset links and tells the old address again.
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import type { Database } from '../db/tables';
+import { HttpError } from '../http/errors';
+import { translate, type Lang, type MessageKey } from '../i18n';
+import { hashToken, newToken } from '../security/tokens';
+import { audit } from './audit';
+import { endUserSessions } from './sessions';
+import { consumeLink, revokeOpenLinks } from './user-tokens';
+
+/** How long a confirmation link works: the new mailbox may be read the next morning. */
+export const EMAIL_LINK_MS = 24 * 60 * 60 * 1000;
+
+/** Accounts whose address may change by confirmation (an open invite simply follows a new address instead). */
+const CONFIRMABLE = ['active', 'deactivated'] as const;
+
+export const emailLinkInvalid = () => new HttpError(404, 'email_change.invalid_token', 'email_change.invalid_token');
+export const emailTakenError = () => new HttpError(409, 'user.email_taken', 'user.email_taken', {}, { email: ['user.email_taken'] });
+
+const WHEN: Record<Lang, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
+  de: new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
+};
+
+/** True when another account already uses the address (any spelling). */
+export async function emailInUse(db: Database, email: string, exceptUserId: string): Promise<boolean> {
+  const other = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
+  return other !== undefined;
+}
+
+interface Owner {
+  email: string;
+  first_name: string;
+  last_name: string;
+  lang: string;
+  clinic: string;
+}
+
+const ownerOf = (db: Database, userId: string): Promise<Owner | undefined> =>
+  db
+    .selectFrom('users as u')
+    .innerJoin('clinics as c', 'c.id', 'u.clinic_id')
+    .select(['u.email', 'u.first_name', 'u.last_name', 'u.lang', 'c.name as clinic'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+
+function mail(owner: Owner, to: string, key: 'email_confirm' | 'email_change_requested' | 'email_changed', params: Record<string, string>) {
+  const lang: Lang = owner.lang === 'de' ? 'de' : 'en';
+  const all = { name: `${owner.first_name} ${owner.last_name}`.trim(), clinic: owner.clinic, ...params };
+  return {
+    to,
+    subject: translate(lang, `mail.${key}.subject` as MessageKey, all),
+    text: translate(lang, `mail.${key}.body` as MessageKey, all),
+  };
+}
+
+const whenIn = (owner: Owner, at: Date) => `${WHEN[owner.lang === 'de' ? 'de' : 'en'].format(at)} UTC`;
+
+/**
+ * Asks the owner to confirm `newEmail`: an earlier open request is revoked, the link goes to the new address
+ * and a notice to the current one. The address itself is unchanged until the link is used.
+ */
+export async function requestEmailChange(
+  ctx: AppContext,
+  request: FastifyRequest,
+  { userId, newEmail, byAdmin }: { userId: string; newEmail: string; byAdmin: boolean },
+): Promise<void> {
+  const now = ctx.clock.now();
+  const token = newToken();
+  const expiresAt = new Date(now.getTime() + EMAIL_LINK_MS);
+  await ctx.db.transaction().execute(async (tx) => {
+    await revokeOpenLinks(tx, [userId], now, 'email');
+    await tx
+      .insertInto('user_tokens')
+      .values({ user_id: userId, kind: 'email', email: newEmail, token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
+      .execute();
+    await audit(tx, request, {
+      action: 'email_change.requested',
+      outcome: 'success',
+      targetType: 'user',
+      targetId: userId,
+      detail: { byAdmin },
+    });
+  });
+  const owner = await ownerOf(ctx.db, userId);
+  if (!owner) return;
+  const link = `${ctx.config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`;
+  const send = (message: ReturnType<typeof mail>) =>
+    ctx.mailer.sendLater(async () => message).catch((error: unknown) => request.log.error({ err: error }, 'e-mail change mail failed'));
+  void send(mail(owner, newEmail, 'email_confirm', { email: owner.email, newEmail, link, until: whenIn(owner, expiresAt) }));
+  void send(
+    mail(owner, owner.email, 'email_change_requested', {
+      email: owner.email,
+      newEmail,
+      when: whenIn(owner, now),
+      by: translate(owner.lang === 'de' ? 'de' : 'en', byAdmin ? 'mail.email_change_requested.by_admin' : 'mail.email_change_requested.by_self'),
+    }),
+  );
+}
+
+/** The open, unexpired confirmation link of a token, with the account it changes; null when there is none. */
+export async function findEmailLink(ctx: AppContext, token: string) {
+  const link = await ctx.db
+    .selectFrom('user_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select(['t.id as tokenId', 't.email as newEmail', 't.expires_at', 'u.id as userId', 'u.clinic_id', 'u.role', 'u.email', 'u.status'])
+    .where('t.token_hash', '=', hashToken(token))
+    .where('t.kind', '=', 'email')
+    .where('t.used_at', 'is', null)
+    .where('t.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!link || !link.newEmail || link.expires_at <= ctx.clock.now()) return null;
+  if (!(CONFIRMABLE as readonly string[]).includes(link.status)) return null;
+  return { ...link, newEmail: link.newEmail };
+}
+
+/** Uses the link: the address changes, every session ends, open reset links stop working; the old address is told. */
+export async function confirmEmailChange(ctx: AppContext, request: FastifyRequest, token: string): Promise<void> {
+  const link = await findEmailLink(ctx, token);
+  if (!link) throw emailLinkInvalid();
+  if (await emailInUse(ctx.db, link.newEmail, link.userId)) throw emailTakenError();
+  const owner = await ownerOf(ctx.db, link.userId);
+  const now = ctx.clock.now();
+  const used = await ctx.db.transaction().execute(async (tx) => {
+    if (!(await consumeLink(tx, link.tokenId, now))) return false;
+    await tx.updateTable('users').set({ email: link.newEmail, updated_at: now }).where('id', '=', link.userId).execute();
+    await endUserSessions(tx, link.userId, 'email_changed', now);
+    // A reset link mailed to the old address must not open the account afterwards.
+    await revokeOpenLinks(tx, [link.userId], now, 'reset');
+    await audit(tx, request, {
+      action: 'email_change.confirmed',
+      outcome: 'success',
+      clinicId: link.clinic_id,
+      actorId: link.userId,
+      actorRole: link.role,
+      targetType: 'user',
+      targetId: link.userId,
+    });
+    return true;
+  });
+  if (!used) throw emailLinkInvalid();
+  if (owner) {
+    void ctx.mailer
+      .sendLater(async () => mail(owner, owner.email, 'email_changed', { email: owner.email, newEmail: link.newEmail, when: whenIn(owner, now) }))
+      .catch((error: unknown) => request.log.error({ err: error }, 'e-mail changed notice failed'));
+  }
+}
