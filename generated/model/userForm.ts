@@ -28,4 +28,9 @@ export interface UserForm {
   avatar?: Blob;
   removeAvatar?: UserFormRemoveAvatar;
   draft?: UserFormDraft;
+  /**
+   * Editing only: the acting IT admin's own password, required when the edit grants the clinic_it_admins role (counts towards that admin's re-authentication limit).
+   * @maxLength 128
+   */
+  currentPassword?: string;
 }

@@ -12,6 +12,7 @@ import { success } from '../http/handler';
 import { type MessageKey, translate } from '../i18n';
 import { audit } from '../services/audit';
 import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
+import { notifyItAdminGranted } from '../services/account-notices';
 import { requestEmailChange } from '../services/email-change';
 import { expireInvites, issueInvite } from '../services/invites';
 import {
@@ -28,6 +29,7 @@ import { pageMeta } from '../db/listing';
 import { endUserSessions } from '../services/sessions';
 import { revokeOpenLinks } from '../services/user-tokens';
 import { removeUnreferenced } from '../storage';
+import { confirmPassword } from '../security/throttle';
 import { announce, event } from '../realtime/announce';
 
 type Form = Record<string, unknown>;
@@ -243,6 +245,16 @@ export function usersHandlers(ctx: AppContext): Handlers {
     return success(await reload(auth.clinicId, created.id), translate(request.lang, draft ? 'user.added' : 'invite.sent'));
   };
 
+  /** The acting IT admin's own password, asked for a grant of IT admin rights; a refusal is audited. */
+  const confirmGrant = async (request: FastifyRequest, password: string | undefined, targetId: string) => {
+    const auth = caller(request);
+    if (!password) throw invalid({ currentPassword: ['validation.required'] });
+    const actor = await db.selectFrom('users').select(['id', 'password_hash']).where('id', '=', auth.userId).executeTakeFirstOrThrow();
+    if (await confirmPassword(ctx, actor, password)) return;
+    await audit(db, request, { action: 'user.it_admin_granted', outcome: 'failure', targetType: 'user', targetId, detail: { reason: 'wrong_current_password' } });
+    throw invalid({ currentPassword: ['validation.current_password_wrong'] });
+  };
+
   const updateUser: Handler<{ Params: { id: string }; Body: Form }> = async (request) => {
     const auth = caller(request);
     await expireInvites(ctx, auth.clinicId);
@@ -261,6 +273,9 @@ export function usersHandlers(ctx: AppContext): Handlers {
     if (role !== undefined && user.id === auth.userId && user.role === 'clinic_it_admins' && role !== 'clinic_it_admins') {
       throw new HttpError(409, 'user.self_role_change', 'user.self_role_change', {}, { role: ['user.self_role_change'] });
     }
+    // IT admin rights are granted only with the acting admin's own password (issue 27, defect 10).
+    const grantsItAdmin = role === 'clinic_it_admins' && user.role !== 'clinic_it_admins';
+    if (grantsItAdmin) await confirmGrant(request, text(form, 'currentPassword'), user.id);
     const emailChanged = email !== undefined && email !== user.email.toLowerCase();
     if (emailChanged && (await emailTaken(db, email, user.id))) throw emailTakenError();
     // The address of an account in use changes only when its owner confirms it from the new mailbox (issue 27,
@@ -329,6 +344,10 @@ export function usersHandlers(ctx: AppContext): Handlers {
     } else if (emailChanged) {
       // Archived or deleted before accepting: the old address's link must not stay usable.
       await revokeOpenLinks(db, [user.id], now);
+    }
+    if (grantsItAdmin) {
+      await audit(db, request, { action: 'user.it_admin_granted', outcome: 'success', targetType: 'user', targetId: user.id, detail: { from: user.role } });
+      await notifyItAdminGranted(ctx, request, { userId: user.id, grantedBy: auth.userId, clinicId: auth.clinicId });
     }
     announce(ctx, [event('users.changed', auth.clinicId, { userIds: [user.id] })]);
     return success(await reload(auth.clinicId, user.id), translate(request.lang, message, { email: email ?? user.email }));

@@ -1,5 +1,6 @@
 // E-mails that tell the owner of an account what was done to it (issue 27, defect 10): after every password
-// change or reset, so that a change nobody asked for is noticed and reported. In the owner's language.
+// change or reset, and when IT admin rights are granted (to the clinic's other IT admins too), so that a change
+// nobody asked for is noticed and reported. In each reader's language.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { translate, type Lang } from '../i18n';
@@ -35,4 +36,48 @@ export function notifyPasswordChanged(ctx: AppContext, request: FastifyRequest, 
   void ctx.mailer
     .sendLater(() => passwordChangedNotice(ctx, userId))
     .catch((error: unknown) => request.log.error({ err: error }, 'password change notice failed'));
+}
+
+interface Reader {
+  email: string;
+  first_name: string;
+  last_name: string;
+  lang: string;
+}
+
+const nameOf = (user: Pick<Reader, 'first_name' | 'last_name'>) => `${user.first_name} ${user.last_name}`.trim();
+
+/** The e-mails of an IT admin grant: to the user, and to every other active IT admin of the clinic. */
+async function itAdminGrantNotices(ctx: AppContext, { userId, grantedBy, clinicId }: ItAdminGrant): Promise<MailMessage[]> {
+  const people = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'email', 'first_name', 'last_name', 'lang', 'role', 'status'])
+    .where('clinic_id', '=', clinicId)
+    .where((eb) => eb.or([eb('id', 'in', [userId, grantedBy]), eb.and([eb('role', '=', 'clinic_it_admins'), eb('status', '=', 'active')])]))
+    .execute();
+  const clinic = await ctx.db.selectFrom('clinics').select('name').where('id', '=', clinicId).executeTakeFirst();
+  const user = people.find((person) => person.id === userId);
+  const actor = people.find((person) => person.id === grantedBy);
+  if (!user || !actor || !clinic) return [];
+  const now = ctx.clock.now();
+  const message = (reader: Reader, key: 'it_admin_granted' | 'it_admin_granted_other') => {
+    const lang: Lang = reader.lang === 'de' ? 'de' : 'en';
+    const params = { name: nameOf(reader), user: `${nameOf(user)} (${user.email})`, by: nameOf(actor), clinic: clinic.name, when: `${WHEN[lang].format(now)} UTC` };
+    return { to: reader.email, subject: translate(lang, `mail.${key}.subject`, params), text: translate(lang, `mail.${key}.body`, params) };
+  };
+  const others = people.filter((person) => person.role === 'clinic_it_admins' && person.status === 'active' && person.id !== userId && person.id !== grantedBy);
+  return [message(user, 'it_admin_granted'), ...others.map((admin) => message(admin, 'it_admin_granted_other'))];
+}
+
+export interface ItAdminGrant {
+  userId: string;
+  grantedBy: string;
+  clinicId: string;
+}
+
+/** Writes them now and sends them after the answer; a failure to send is logged (the grant stands, and is audited). */
+export async function notifyItAdminGranted(ctx: AppContext, request: FastifyRequest, grant: ItAdminGrant): Promise<void> {
+  for (const message of await itAdminGrantNotices(ctx, grant)) {
+    void ctx.mailer.sendLater(async () => message).catch((error: unknown) => request.log.error({ err: error }, 'IT admin grant notice failed'));
+  }
 }

@@ -6,7 +6,7 @@ import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { chooseRadio, setCheckbox } from './form-controls';
-import { mailedLink } from './outbox';
+import { mailedLink, mailedText } from './outbox';
 import { signInToHome } from './session';
 import { fill, type Texts } from './texts';
 
@@ -99,7 +99,7 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await expect(inviteePage.getByRole('heading', { level: 1 })).toHaveText(texts.auth.approveAccount.title);
   await expect(inviteePage.getByRole('button', { name: texts.auth.approveAccount.submit })).toBeVisible();
 
-  // A new address asks first (the user would be signed out everywhere) and sends the invite there.
+  // A new address asks first and sends the invite there.
   await page.getByLabel(f.email).fill(`draft-${id}-new@e2e.clinic.example`);
   await page.getByRole('button', { name: f.save }).click();
   const alert = page.getByRole('alertdialog');
@@ -181,4 +181,43 @@ test('select all users a search matches, across three pages, and deactivate them
   await expect(page.getByText(fill(s.range, { first: 1, last: 10, total: count }))).toBeVisible();
   await page.goto(`/admin/physicians?search=${family}&status=active`);
   await expect(page.getByText(s.noMatch)).toBeVisible();
+});
+
+test('IT admin rights are given only with the admin’s own password, in a dialog of their own; the new IT admin is told by e-mail', async ({
+  page,
+  staff,
+  texts,
+}) => {
+  const f = texts.staff.form;
+  const grant = f.itAdminGrant;
+  const admin = await staff.create('clinic_it_admins');
+  const physician = await staff.create('clinic_physicians', { family: 'Granted' });
+  const name = `${physician.firstName} ${physician.lastName}`;
+  await signInToHome(page, texts, admin);
+  await search(page, texts, physician.lastName);
+  await rowOf(page, physician.lastName).getByRole('link', { name }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(fill(f.editTitle, { name }));
+
+  await chooseRadio(page.getByRole('radio', { name: f.roles.clinic_it_admins }));
+  await page.getByRole('button', { name: f.save }).click();
+  const dialog = page.getByRole('dialog', { name: fill(grant.title, { name }) });
+  await expect(dialog).toContainText(fill(grant.message, { name }));
+  const password = dialog.getByLabel(grant.password);
+  await expect(password).toBeFocused();
+  await expectNoAxeViolations(page);
+
+  // Nothing typed, then a wrong password: refused in the dialog, the role unchanged.
+  await page.keyboard.press('Enter');
+  await expect(password).toHaveAccessibleDescription(grant.passwordRequired);
+  await password.fill('Not-The-Password-1');
+  await page.keyboard.press('Enter');
+  await expect(password).toHaveAccessibleDescription(texts.api['validation.current_password_wrong']);
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+
+  await password.fill(admin.password);
+  await dialog.getByRole('button', { name: grant.confirm }).click();
+  await expect(page.getByText(texts.api['user.updated'])).toBeVisible();
+  await expect(page).toHaveURL('/admin/it-clinic-admin');
+  const notice = await mailedText(physician.email, texts.api['mail.it_admin_granted.subject']);
+  expect(notice).toContain(`${admin.firstName} ${admin.lastName}`);
 });

@@ -2,7 +2,7 @@
 // actions, own-account protections and clinic isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newToken } from '../../server/security/tokens';
-import { createClinic, createUser, signIn } from './fixtures';
+import { createClinic, createUser, PASSWORD, signIn } from './fixtures';
 import { linkFromMail, startServer, type TestServer } from './helper';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -407,6 +407,51 @@ describe('updateUser', () => {
     // The admin's own session is untouched, and the nurse signs in with the new address.
     expect((await server.call('GET', '/users', { token: adminToken })).status).toBe(200);
     expect(await signIn(server, newEmail)).toBeTruthy();
+  });
+
+  it('grants IT admin rights only with the acting admin’s own password; the user and the other IT admins are told, and both tries are audited', async () => {
+    const clinic = await createClinic(server.db, 'Grant Clinic');
+    const me = await createUser(server.db, { clinicId: clinic, role: 'clinic_it_admins', firstName: 'Gina', lastName: 'Grant', email: unique('gina') });
+    const colleague = await createUser(server.db, { clinicId: clinic, role: 'clinic_it_admins', firstName: 'Otto', lastName: 'Kollege', email: unique('otto') });
+    const physician = await createUser(server.db, { clinicId: clinic, role: 'clinic_physicians', firstName: 'Paul', lastName: 'Arzt', email: unique('paul') });
+    const token = await tokenFor(me.id);
+    const grant = (fields: Record<string, string>, lang: 'en' | 'de' = 'en') =>
+      server.call<{ data: UserData; errors?: Record<string, string[]> }>('POST', `/users/${physician.id}`, {
+        token,
+        form: userForm({ role: 'clinic_it_admins', ...fields }),
+        lang,
+      });
+    const roleOf = async () => (await server.db.selectFrom('users').select('role').where('id', '=', physician.id).executeTakeFirstOrThrow()).role;
+
+    const missing = await grant({});
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual({ currentPassword: ['This field is required'] });
+    const wrong = await grant({ currentPassword: 'Not-The-Password-1' }, 'de');
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors).toEqual({ currentPassword: ['Das aktuelle Passwort ist nicht korrekt.'] });
+    expect(await roleOf()).toBe('clinic_physicians');
+
+    const granted = await grant({ currentPassword: PASSWORD });
+    expect(granted.status).toBe(200);
+    expect(granted.body.data.role).toBe('clinic_it_admins');
+    const mails = (to: string) => server.outbox().filter((m) => m.text.includes(`To: ${to}`));
+    expect(mails(physician.email).filter((m) => m.text.includes('Gina Grant gave your Macula Planner account at Grant Clinic IT administrator rights'))).toHaveLength(1);
+    expect(mails(colleague.email).filter((m) => m.text.includes(`Gina Grant gave IT administrator rights at Grant Clinic to Paul Arzt (${physician.email})`))).toHaveLength(1);
+    expect(mails(me.email)).toEqual([]);
+    const audited = await server.db
+      .selectFrom('audit_log')
+      .select(['action', 'outcome', 'actor_id'])
+      .where('target_id', '=', physician.id)
+      .where('action', '=', 'user.it_admin_granted')
+      .orderBy('at')
+      .execute();
+    expect(audited).toEqual([
+      { action: 'user.it_admin_granted', outcome: 'failure', actor_id: me.id },
+      { action: 'user.it_admin_granted', outcome: 'success', actor_id: me.id },
+    ]);
+
+    // An edit that leaves an IT admin an IT admin grants nothing, and asks for nothing.
+    expect((await grant({ firstName: 'Paula' })).status).toBe(200);
   });
 
   it('sends a new invite to the new address of an invited user; the old link stops working', async () => {

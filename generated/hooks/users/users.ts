@@ -61,6 +61,10 @@ import type {
 } from '../../model/payloadTooLargeResponse';
 
 import type {
+  TooManyRequestsResponse
+} from '../../model/tooManyRequestsResponse';
+
+import type {
   UnauthorizedResponse
 } from '../../model/unauthorizedResponse';
 
@@ -226,6 +230,9 @@ if(userCreateForm.removeAvatar !== undefined) {
  }
 if(userCreateForm.draft !== undefined) {
  formData.append(`draft`, userCreateForm.draft)
+ }
+if(userCreateForm.currentPassword !== undefined) {
+ formData.append(`currentPassword`, userCreateForm.currentPassword)
  }
 
       return apiClient<UserResponse>(
@@ -505,7 +512,7 @@ export function useGetUser<TData = Awaited<ReturnType<typeof getUser>>, TError =
 
 
 /**
- * Multipart form (files as files, booleans as 1 or 0, the rest as text); fields left out stay as they are, `removeAvatar` 1 removes the avatar. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. A new e-mail address of a user who accepted their invite waits for that user's confirmation: a link goes to the new address and a notice to the old one, and the address changes (ending all of the user's sessions) only when the link is opened (`confirmEmailChange`); the SPA asks first. When the user has not accepted the invite yet (pending or invite_expired), a new invite goes to the new address at once and the old link stops working. For a draft (creation_in_progress), `draft` 0 confirms it and sends the invite, `draft` 1 keeps it a draft; for other users `draft` is ignored. An IT admin cannot take the clinic_it_admins role away from their own account (409).
+ * Multipart form (files as files, booleans as 1 or 0, the rest as text); fields left out stay as they are, `removeAvatar` 1 removes the avatar. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. A new e-mail address of a user who accepted their invite waits for that user's confirmation: a link goes to the new address and a notice to the old one, and the address changes (ending all of the user's sessions) only when the link is opened (`confirmEmailChange`); the SPA asks first. When the user has not accepted the invite yet (pending or invite_expired), a new invite goes to the new address at once and the old link stops working. For a draft (creation_in_progress), `draft` 0 confirms it and sends the invite, `draft` 1 keeps it a draft; for other users `draft` is ignored. An IT admin cannot take the clinic_it_admins role away from their own account (409). Granting the clinic_it_admins role is confirmed separately: `currentPassword` carries the acting IT admin's own password (422 without it or when wrong); the grant is audited and e-mailed to the user and to the clinic's other IT admins.
  * @summary Edit a staff user
  */
 export const updateUser = (
@@ -539,6 +546,9 @@ if(userForm.removeAvatar !== undefined) {
 if(userForm.draft !== undefined) {
  formData.append(`draft`, userForm.draft)
  }
+if(userForm.currentPassword !== undefined) {
+ formData.append(`currentPassword`, userForm.currentPassword)
+ }
 
       return apiClient<UserResponse>(
       {url: `/users/${id}`, method: 'POST',
@@ -550,7 +560,7 @@ if(userForm.draft !== undefined) {
   
 
 
-export const getUpdateUserMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getUpdateUserMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ErrorEnvelope | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{id: string;data: BodyType<UserForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{id: string;data: BodyType<UserForm>}, TContext> => {
 
@@ -577,12 +587,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateUserMutationResult = NonNullable<Awaited<ReturnType<typeof updateUser>>>
     export type UpdateUserMutationBody = BodyType<UserForm>
-    export type UpdateUserMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type UpdateUserMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ErrorEnvelope | TooManyRequestsResponse>
 
     /**
  * @summary Edit a staff user
  */
-export const useUpdateUser = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useUpdateUser = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ErrorEnvelope | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateUser>>, TError,{id: string;data: BodyType<UserForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateUser>>,

@@ -55,7 +55,7 @@ export const listUsersResponse = zod.object({
  * Multipart form (files as files, booleans as 1 or 0, the rest as text). With `draft` 1 the user is saved without an invite (status creation_in_progress) and can be completed later; with `draft` 0 (the default) an invite e-mail is sent at once (status pending) whose link is valid for 7 days. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. The e-mail address must not belong to another account.
  * @summary Add a staff user
  */
-export const createUserBodyFirstNameMax = 100;export const createUserBodyLastNameMax = 100;export const createUserBodyEmailMax = 254;export const createUserBodyPhysicianNameMax = 200;
+export const createUserBodyFirstNameMax = 100;export const createUserBodyLastNameMax = 100;export const createUserBodyEmailMax = 254;export const createUserBodyPhysicianNameMax = 200;export const createUserBodyCurrentPasswordMax = 128;
 
 export const createUserBody = zod.strictObject({
   "firstName": zod.string().min(1).max(createUserBodyFirstNameMax).optional(),
@@ -65,7 +65,8 @@ export const createUserBody = zod.strictObject({
   "physicianName": zod.string().max(createUserBodyPhysicianNameMax).optional(),
   "avatar": zod.instanceof(File).optional().describe('PNG or JPEG image, at most 3 MB.'),
   "removeAvatar": zod.enum(['0', '1']).optional(),
-  "draft": zod.enum(['0', '1']).optional()
+  "draft": zod.enum(['0', '1']).optional(),
+  "currentPassword": zod.string().max(createUserBodyCurrentPasswordMax).optional().describe('Editing only: the acting IT admin\'s own password, required when the edit grants the clinic_it_admins role (counts towards that admin\'s re-authentication limit).')
 }).describe('Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite. A field the form does not know is refused (422), as in JSON bodies.').and(zod.strictObject({
 
 })).describe('Multipart form to add a staff user.')
@@ -136,10 +137,10 @@ export const getUserResponse = zod.object({
 })
 
 /**
- * Multipart form (files as files, booleans as 1 or 0, the rest as text); fields left out stay as they are, `removeAvatar` 1 removes the avatar. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. A new e-mail address of a user who accepted their invite waits for that user's confirmation: a link goes to the new address and a notice to the old one, and the address changes (ending all of the user's sessions) only when the link is opened (`confirmEmailChange`); the SPA asks first. When the user has not accepted the invite yet (pending or invite_expired), a new invite goes to the new address at once and the old link stops working. For a draft (creation_in_progress), `draft` 0 confirms it and sends the invite, `draft` 1 keeps it a draft; for other users `draft` is ignored. An IT admin cannot take the clinic_it_admins role away from their own account (409).
+ * Multipart form (files as files, booleans as 1 or 0, the rest as text); fields left out stay as they are, `removeAvatar` 1 removes the avatar. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. A new e-mail address of a user who accepted their invite waits for that user's confirmation: a link goes to the new address and a notice to the old one, and the address changes (ending all of the user's sessions) only when the link is opened (`confirmEmailChange`); the SPA asks first. When the user has not accepted the invite yet (pending or invite_expired), a new invite goes to the new address at once and the old link stops working. For a draft (creation_in_progress), `draft` 0 confirms it and sends the invite, `draft` 1 keeps it a draft; for other users `draft` is ignored. An IT admin cannot take the clinic_it_admins role away from their own account (409). Granting the clinic_it_admins role is confirmed separately: `currentPassword` carries the acting IT admin's own password (422 without it or when wrong); the grant is audited and e-mailed to the user and to the clinic's other IT admins.
  * @summary Edit a staff user
  */
-export const updateUserBodyFirstNameMax = 100;export const updateUserBodyLastNameMax = 100;export const updateUserBodyEmailMax = 254;export const updateUserBodyPhysicianNameMax = 200;
+export const updateUserBodyFirstNameMax = 100;export const updateUserBodyLastNameMax = 100;export const updateUserBodyEmailMax = 254;export const updateUserBodyPhysicianNameMax = 200;export const updateUserBodyCurrentPasswordMax = 128;
 
 export const updateUserBody = zod.strictObject({
   "firstName": zod.string().min(1).max(updateUserBodyFirstNameMax).optional(),
@@ -149,7 +150,8 @@ export const updateUserBody = zod.strictObject({
   "physicianName": zod.string().max(updateUserBodyPhysicianNameMax).optional(),
   "avatar": zod.instanceof(File).optional().describe('PNG or JPEG image, at most 3 MB.'),
   "removeAvatar": zod.enum(['0', '1']).optional(),
-  "draft": zod.enum(['0', '1']).optional()
+  "draft": zod.enum(['0', '1']).optional(),
+  "currentPassword": zod.string().max(updateUserBodyCurrentPasswordMax).optional().describe('Editing only: the acting IT admin\'s own password, required when the edit grants the clinic_it_admins role (counts towards that admin\'s re-authentication limit).')
 }).describe('Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite. A field the form does not know is refused (422), as in JSON bodies.')
 
 export const updateUserResponseDataFirstNameMax = 100;export const updateUserResponseDataLastNameMax = 100;export const updateUserResponseDataEmailMax = 254;export const updateUserResponseDataPhysicianNameMax = 200;

@@ -27,6 +27,7 @@ import { AVATAR_ACCEPT, isAcceptableAvatar } from '@/lib/avatar-file';
 import { formatDateTime } from '@/lib/format';
 import { useObjectUrl } from '@/lib/use-object-url';
 import { isUuid } from '@/lib/uuid';
+import { ItAdminGrantDialog } from './it-admin-grant-dialog';
 import { InviteStatusTag, UserStatusTag } from './user-status';
 import {
   EMPTY_USER,
@@ -169,8 +170,13 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
   const validationMessage = useValidationMessage();
   const [avatar, setAvatar] = useState<AvatarChange>({ kind: 'keep' });
   const [avatarRefused, setAvatarRefused] = useState(false);
-  // Values waiting for the confirmation of a new e-mail address, with the draft choice they were sent with.
-  const [unconfirmed, setUnconfirmed] = useState<{ values: UserFormValues; draft: boolean | undefined }>();
+  // Values waiting for the confirmation of a new e-mail address, with the draft choice they were sent with (and the
+  // password of a confirmed grant of IT admin rights).
+  const [unconfirmed, setUnconfirmed] = useState<{ values: UserFormValues; draft: boolean | undefined; currentPassword?: string }>();
+  // Values that grant IT admin rights, waiting for the acting admin's password (issue 27), and the server's word on it.
+  const [grant, setGrant] = useState<{ values: UserFormValues; draft: boolean | undefined }>();
+  const [grantError, setGrantError] = useState<string>();
+  const failureMessage = useFailureMessage();
   const titleId = useId();
   const messageId = useId();
   const isDraft = !user || user.status === 'creation_in_progress';
@@ -191,23 +197,39 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
     await navigate(listOf(answer.data.role));
   };
   const onError = (error: unknown) => {
+    const passwordError = error instanceof ApiError ? error.errors?.currentPassword?.[0] : undefined;
+    if (grant && (passwordError || (error instanceof ApiError && error.status === 429))) return setGrantError(passwordError ?? failureMessage(error));
+    setGrant(undefined);
     if (error instanceof ApiError && (error.status === 413 || error.status === 415)) setAvatarRefused(true);
     else showServerFieldErrors(error, setError, USER_FORM_FIELDS);
   };
   const create = useCreateUser({ mutation: { onSuccess: onSaved, onError } });
   const update = useUpdateUser({ mutation: { onSuccess: onSaved, onError } });
   const pending = create.isPending || update.isPending;
-  const failure = useFailureText(avatarRefused ? null : (create.error ?? update.error));
+  const failure = useFailureText(avatarRefused || grant ? null : (create.error ?? update.error));
 
-  const save = (values: UserFormValues, draft: boolean | undefined) => {
+  const save = (values: UserFormValues, draft: boolean | undefined, currentPassword?: string) => {
     setAvatarRefused(false);
     const data = userBodyOf(values, avatar, draft);
-    if (user) update.mutate({ id: user.id, data });
+    if (user) update.mutate({ id: user.id, data: currentPassword ? { ...data, currentPassword } : data });
     // The create form requires the four fields that editing leaves optional.
     else create.mutate({ data: { ...data, firstName: values.firstName, lastName: values.lastName, email: values.email, role: values.role } });
   };
+  const asksForAddress = (values: UserFormValues) => user !== undefined && !isDraft && isNewAddress(values.email, user.email);
   const submit = (draft: boolean | undefined) =>
-    handleSubmit((values) => (user && !isDraft && isNewAddress(values.email, user.email) ? setUnconfirmed({ values, draft }) : save(values, draft)));
+    handleSubmit((values) => {
+      if (user && values.role === StaffRole.clinic_it_admins && user.role !== StaffRole.clinic_it_admins) {
+        setGrantError(undefined);
+        return setGrant({ values, draft });
+      }
+      return asksForAddress(values) ? setUnconfirmed({ values, draft }) : save(values, draft);
+    });
+  const confirmGrant = (currentPassword: string) => {
+    if (!grant) return;
+    setGrantError(undefined);
+    if (asksForAddress(grant.values)) setUnconfirmed({ ...grant, currentPassword });
+    else save(grant.values, grant.draft, currentPassword);
+  };
 
   const field = (name: keyof UserFormInput) => ({ registration: register(name), error: validationMessage(errors[name]?.message) });
 
@@ -283,10 +305,13 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
         cancelButtonText={t('cancel')}
         canEscapeKeyCancel
         onConfirm={() => {
-          if (unconfirmed) save(unconfirmed.values, unconfirmed.draft);
+          if (unconfirmed) save(unconfirmed.values, unconfirmed.draft, unconfirmed.currentPassword);
           setUnconfirmed(undefined);
         }}
-        onCancel={() => setUnconfirmed(undefined)}
+        onCancel={() => {
+          setUnconfirmed(undefined);
+          setGrant(undefined);
+        }}
         aria-labelledby={titleId}
         aria-describedby={messageId}
       >
@@ -295,9 +320,16 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
         </h2>
         <p id={messageId}>
           {t('form.emailChange.message', { name: user ? `${user.firstName} ${user.lastName}` : '', email: unconfirmed?.values.email })}{' '}
-          {user && awaitsInvite(user) ? t('form.emailChange.newInvite') : ''}
+          {user && awaitsInvite(user) ? t('form.emailChange.newInvite') : t('form.emailChange.confirmation', { name: user ? `${user.firstName} ${user.lastName}` : '' })}
         </p>
       </Alert>
+      <ItAdminGrantDialog
+        name={grant && !unconfirmed && user ? `${user.firstName} ${user.lastName}` : undefined}
+        pending={update.isPending}
+        error={grantError}
+        onConfirm={confirmGrant}
+        onCancel={() => setGrant(undefined)}
+      />
     </form>
   );
 }
