@@ -14,7 +14,7 @@ import type { SecuritySettingsLogoutTimeInterval } from './securitySettingsLogou
 export interface SecuritySettings {
   password_strength: PasswordStrength;
   /**
-   * Passwords must be renewed after this many periods; null when renewal is stopped.
+   * Passwords must be renewed after this many periods; null when renewal is stopped. Counted in days, months or years, from 30 days to 3 years (422 otherwise: one setting must not expire every password at once).
    * @minimum 1
    * @maximum 1000
    */
@@ -27,7 +27,7 @@ export interface SecuritySettings {
    */
   users?: Uuid[];
   /**
-   * Idle users are signed out after this many periods; null turns idle logout off.
+   * Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).
    * @minimum 1
    * @maximum 1000
    */

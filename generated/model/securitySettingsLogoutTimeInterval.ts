@@ -3,7 +3,7 @@
  */
 
 /**
- * Idle users are signed out after this many periods; null turns idle logout off.
+ * Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).
  * @minimum 1
  * @maximum 1000
  */

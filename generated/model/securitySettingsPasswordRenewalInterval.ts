@@ -3,7 +3,7 @@
  */
 
 /**
- * Passwords must be renewed after this many periods; null when renewal is stopped.
+ * Passwords must be renewed after this many periods; null when renewal is stopped. Counted in days, months or years, from 30 days to 3 years (422 otherwise: one setting must not expire every password at once).
  * @minimum 1
  * @maximum 1000
  */

@@ -13,7 +13,8 @@ import type { Database } from '../db/tables';
 import { invalid, unauthorized } from '../http/errors';
 import type { Handler, Handlers } from '../http/handler';
 import { done, success } from '../http/handler';
-import { translate } from '../i18n';
+import { translate, type MessageKey } from '../i18n';
+import { IDLE_LOGOUT_BOUNDS, RENEWAL_BOUNDS, withinBounds } from '../../src/domain/security/setting-bounds';
 import { audit } from '../services/audit';
 import { containsPattern, pageMeta } from '../db/listing';
 import { sql } from 'kysely';
@@ -146,6 +147,15 @@ export function clinicHandlers(ctx: AppContext): Handlers {
   const updateClinicSettings: Handler<{ Body: SecuritySettings }> = async (request) => {
     const auth = caller(request);
     const body = request.body;
+    // Bounds that keep one setting from locking out the whole clinic (issue 27, defect 9).
+    const errors: Record<string, MessageKey[]> = {};
+    if (!withinBounds(body.password_renewal_interval, body.password_renewal_period, RENEWAL_BOUNDS)) {
+      errors.password_renewal_interval = ['clinic.renewal_out_of_bounds'];
+    }
+    if (!withinBounds(body.logout_time_interval, body.logout_time_period, IDLE_LOGOUT_BOUNDS)) {
+      errors.logout_time_interval = ['clinic.idle_logout_out_of_bounds'];
+    }
+    if (Object.keys(errors).length) throw invalid(errors);
     const users = await chosenUsers(db, auth.clinicId, body.user, body.users);
     const now = ctx.clock.now();
     await settingsOf(db, auth.clinicId);

@@ -1,6 +1,6 @@
 // The clinic's security policy as it applies to one user: password strength, renewal and idle logout.
 import type { Database, SecuritySettingsRow } from '../db/tables';
-import { periodMs } from './periods';
+import { periodMs } from '../../src/domain/security/setting-bounds';
 
 export type PasswordStrength = 'simplified' | 'standard' | 'advanced';
 

@@ -10,7 +10,7 @@ import type { PasswordStrength } from '../../generated/model/passwordStrength';
 import { containsPattern } from '../db/listing';
 import { HIDDEN_STATUSES } from '../../src/domain/staff/lifecycle';
 import type { Database, UserRow } from '../db/tables';
-import { periodMs } from '../security/periods';
+import { periodMs } from '../../src/domain/security/setting-bounds';
 import { DEFAULT_POLICY, nextPasswordChange, type UserPolicy } from '../security/policy';
 
 /** Singular spellings of the login hints → canonical roles (seed-spec §3). */

@@ -99,8 +99,8 @@ describe('security settings', () => {
     const read = async () =>
       (await server.call<{ data: { nextPasswordChange: string | null; passwordType: string } }>('GET', `/users/${nurse.id}`, { token: adminToken })).body.data;
     expect(await read()).toMatchObject({ nextPasswordChange: new Date(changedAt.getTime() + 6 * 30 * DAY).toISOString(), passwordType: 'advanced' });
-    await save({ password_strength: 'simplified', password_renewal_interval: 10, password_renewal_period: 'days', user: 'all', logout_time_interval: null, logout_time_period: 'hours' });
-    expect(await read()).toMatchObject({ nextPasswordChange: new Date(changedAt.getTime() + 10 * DAY).toISOString(), passwordType: 'simplified' });
+    await save({ password_strength: 'simplified', password_renewal_interval: 40, password_renewal_period: 'days', user: 'all', logout_time_interval: null, logout_time_period: 'hours' });
+    expect(await read()).toMatchObject({ nextPasswordChange: new Date(changedAt.getTime() + 40 * DAY).toISOString(), passwordType: 'simplified' });
   });
 
   it('with several users, requires a non-empty list of the clinic’s users', async () => {
@@ -144,6 +144,29 @@ describe('security settings', () => {
     const withoutUser = Object.fromEntries(Object.entries(base).filter(([key]) => key !== 'user'));
     expect((await save(withoutUser)).status).toBe(422);
     expect((await save({ ...base, extra: 1 })).status).toBe(422);
+  });
+
+  it('keeps renewal between 30 days and 3 years and idle logout between 5 minutes and 12 hours, in the caller’s language', async () => {
+    const base = { password_strength: 'standard', password_renewal_interval: 6, password_renewal_period: 'months', user: 'all', logout_time_interval: 30, logout_time_period: 'minutes' };
+    const before = (await settings()).body.data;
+    // The defect: "every 1 minute, all users" expired every password at once, the admin's too.
+    const everyMinute = await save({ ...base, password_renewal_interval: 1, password_renewal_period: 'minutes' });
+    expect(everyMinute.status).toBe(422);
+    expect(everyMinute.body.errors).toEqual({ password_renewal_interval: ['The password renewal must lie between 30 days and 3 years.'] });
+    for (const [interval, period] of [[29, 'days'], [1000, 'hours'], [4, 'years']] as const) {
+      expect((await save({ ...base, password_renewal_interval: interval, password_renewal_period: period })).status).toBe(422);
+    }
+    const fiveYears = await save({ ...base, logout_time_interval: 5, logout_time_period: 'years' }, adminToken, 'de');
+    expect(fiveYears.status).toBe(422);
+    expect(fiveYears.body.errors).toEqual({ logout_time_interval: ['Die automatische Abmeldung muss zwischen 5 Minuten und 12 Stunden liegen.'] });
+    expect((await save({ ...base, logout_time_interval: 4, logout_time_period: 'minutes' })).status).toBe(422);
+    expect((await settings()).body.data).toEqual(before);
+    for (const [interval, period] of [[30, 'days'], [3, 'years']] as const) {
+      expect((await save({ ...base, password_renewal_interval: interval, password_renewal_period: period })).status).toBe(200);
+    }
+    for (const [interval, period] of [[5, 'minutes'], [12, 'hours']] as const) {
+      expect((await save({ ...base, logout_time_interval: interval, logout_time_period: period })).status).toBe(200);
+    }
   });
 
   it('is for IT admins only', async () => {
@@ -234,9 +257,9 @@ describe('forceResetPassword', () => {
 
 describe('stopRenewPassword', () => {
   it('turns renewal off and clears nextPasswordChange', async () => {
-    await save({ password_strength: 'standard', password_renewal_interval: 1, password_renewal_period: 'days', user: 'all', logout_time_interval: 30, logout_time_period: 'minutes' });
+    await save({ password_strength: 'standard', password_renewal_interval: 30, password_renewal_period: 'days', user: 'all', logout_time_interval: 30, logout_time_period: 'minutes' });
     const nurse = await createUser(server.db, { clinicId: clinicA, role: 'clinic_nurses' });
-    await server.db.updateTable('users').set({ password_changed_at: new Date(server.clock.now().getTime() - 5 * DAY) }).where('id', '=', nurse.id).execute();
+    await server.db.updateTable('users').set({ password_changed_at: new Date(server.clock.now().getTime() - 35 * DAY) }).where('id', '=', nurse.id).execute();
     // Renewal overdue: the nurse may do nothing but change the password.
     const nurseToken = await tokenFor(nurse.id);
     expect((await probe(nurseToken)).status).toBe(403);

@@ -15,11 +15,11 @@ export const getClinicSettingsResponse = zod.object({
   "message": zod.string().optional(),
   "data": zod.object({
   "password_strength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
-  "password_renewal_interval": zod.number().min(1).max(getClinicSettingsResponseDataPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped.'),
+  "password_renewal_interval": zod.number().min(1).max(getClinicSettingsResponseDataPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped. Counted in days, months or years, from 30 days to 3 years (422 otherwise: one setting must not expire every password at once).'),
   "password_renewal_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(getClinicSettingsResponseDataUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
-  "logout_time_interval": zod.number().min(1).max(getClinicSettingsResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off.'),
+  "logout_time_interval": zod.number().min(1).max(getClinicSettingsResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
   "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 })
@@ -32,11 +32,11 @@ export const updateClinicSettingsBodyPasswordRenewalIntervalMax = 1000;export co
 
 export const updateClinicSettingsBody = zod.strictObject({
   "password_strength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
-  "password_renewal_interval": zod.number().min(1).max(updateClinicSettingsBodyPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped.'),
+  "password_renewal_interval": zod.number().min(1).max(updateClinicSettingsBodyPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped. Counted in days, months or years, from 30 days to 3 years (422 otherwise: one setting must not expire every password at once).'),
   "password_renewal_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(updateClinicSettingsBodyUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
-  "logout_time_interval": zod.number().min(1).max(updateClinicSettingsBodyLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off.'),
+  "logout_time_interval": zod.number().min(1).max(updateClinicSettingsBodyLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
   "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 
@@ -47,11 +47,11 @@ export const updateClinicSettingsResponse = zod.object({
   "message": zod.string().optional(),
   "data": zod.object({
   "password_strength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
-  "password_renewal_interval": zod.number().min(1).max(updateClinicSettingsResponseDataPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped.'),
+  "password_renewal_interval": zod.number().min(1).max(updateClinicSettingsResponseDataPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped. Counted in days, months or years, from 30 days to 3 years (422 otherwise: one setting must not expire every password at once).'),
   "password_renewal_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(updateClinicSettingsResponseDataUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
-  "logout_time_interval": zod.number().min(1).max(updateClinicSettingsResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off.'),
+  "logout_time_interval": zod.number().min(1).max(updateClinicSettingsResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
   "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 })
@@ -83,11 +83,11 @@ export const stopRenewPasswordResponse = zod.object({
   "message": zod.string().optional(),
   "data": zod.object({
   "password_strength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
-  "password_renewal_interval": zod.number().min(1).max(stopRenewPasswordResponseDataPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped.'),
+  "password_renewal_interval": zod.number().min(1).max(stopRenewPasswordResponseDataPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped. Counted in days, months or years, from 30 days to 3 years (422 otherwise: one setting must not expire every password at once).'),
   "password_renewal_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(stopRenewPasswordResponseDataUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
-  "logout_time_interval": zod.number().min(1).max(stopRenewPasswordResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off.'),
+  "logout_time_interval": zod.number().min(1).max(stopRenewPasswordResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
   "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 })

@@ -12,7 +12,8 @@ import {
   useUpdateClinicSettings,
 } from '@generated/hooks/clinic/clinic';
 import { PasswordStrength } from '@generated/model/passwordStrength';
-import { Period } from '@generated/model/period';
+import type { Period } from '@generated/model/period';
+import { IDLE_LOGOUT_BOUNDS, RENEWAL_BOUNDS } from '@/domain/security/setting-bounds';
 import type { SecuritySettings } from '@generated/model/securitySettings';
 import type { SecuritySettingsResponse } from '@generated/model/securitySettingsResponse';
 import { SettingsScope } from '@generated/model/settingsScope';
@@ -38,11 +39,13 @@ type IntervalProps = {
   label: string;
   /** The number's label, e.g. "Renew every". */
   intervalLabel: string;
+  /** The units offered (setting-bounds.ts); a stored unit outside them stays shown until changed. */
+  periods: readonly Period[];
   error: string | undefined;
 };
 
 /** A switch, and while it is on: how many of which period (seed-spec §3: minutes, hours, days, months, years). */
-function IntervalField({ control, on, interval, period, enabled, label, intervalLabel, error }: IntervalProps) {
+function IntervalField({ control, on, interval, period, enabled, label, intervalLabel, periods, error }: IntervalProps) {
   const { t } = useTranslation('securitySettings');
   const ids = { interval: useId(), period: useId(), error: useId() };
   return (
@@ -79,7 +82,7 @@ function IntervalField({ control, on, interval, period, enabled, label, interval
               name={period}
               render={({ field }) => (
                 <Select id={ids.period} value={field.value} onChange={(event) => field.onChange(event.currentTarget.value)}>
-                  {Object.values(Period).map((value) => (
+                  {(periods.includes(field.value) ? periods : [field.value, ...periods]).map((value) => (
                     <option key={value} value={value}>
                       {t(`periods.${value}`)}
                     </option>
@@ -265,6 +268,7 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
                 enabled={renewalOn}
                 label={t('password.renewal')}
                 intervalLabel={t('interval.renewEvery')}
+                periods={RENEWAL_BOUNDS.periods}
                 error={validationMessage(errors.renewalInterval?.message)}
               />
               <Controller
@@ -305,6 +309,7 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
                 enabled={logoutOn}
                 label={t('logout.on')}
                 intervalLabel={t('interval.signOutAfter')}
+                periods={IDLE_LOGOUT_BOUNDS.periods}
                 error={validationMessage(errors.logoutInterval?.message)}
               />
               <p className="mp-muted-text">{t('logout.note')}</p>

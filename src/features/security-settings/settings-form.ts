@@ -4,6 +4,7 @@ import { Period } from '@generated/model/period';
 import type { SecuritySettings } from '@generated/model/securitySettings';
 import { SettingsScope } from '@generated/model/settingsScope';
 import { updateClinicSettingsBodyLogoutTimeIntervalMax, updateClinicSettingsBodyUsersMax } from '@generated/zod/clinic/clinic.zod';
+import { IDLE_LOGOUT_BOUNDS, RENEWAL_BOUNDS, withinBounds } from '@/domain/security/setting-bounds';
 
 /** An interval as typed: a whole number from 1 to the contract's maximum (1000), else "Please enter a valid number". */
 const interval = z
@@ -29,11 +30,14 @@ export const settingsFormSchema = z
     logoutPeriod: z.enum(Period),
   })
   .superRefine((values, context) => {
-    for (const [on, name] of [
-      [values.renewalOn, 'renewalInterval'],
-      [values.logoutOn, 'logoutInterval'],
+    for (const [on, name, period, bounds, outOfBounds] of [
+      [values.renewalOn, 'renewalInterval', values.renewalPeriod, RENEWAL_BOUNDS, 'renewalOutOfBounds'],
+      [values.logoutOn, 'logoutInterval', values.logoutPeriod, IDLE_LOGOUT_BOUNDS, 'idleLogoutOutOfBounds'],
     ] as const) {
-      if (on && !interval.safeParse(values[name]).success) context.addIssue({ code: 'custom', path: [name], message: 'invalidNumber' });
+      if (!on) continue;
+      if (!interval.safeParse(values[name]).success) context.addIssue({ code: 'custom', path: [name], message: 'invalidNumber' });
+      // The bounds the server keeps (issue 27): no renewal in minutes, no idle logout of years.
+      else if (!withinBounds(Number(values[name].trim()), period, bounds)) context.addIssue({ code: 'custom', path: [name], message: outOfBounds });
     }
     if (values.scope === SettingsScope.several && values.users.length === 0) {
       context.addIssue({ code: 'custom', path: ['users'], message: 'required' });
