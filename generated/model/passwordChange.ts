@@ -4,8 +4,11 @@
 import type { Password } from './password';
 
 export interface PasswordChange {
-  /** @maxLength 128 */
-  currentPassword: string;
+  /**
+   * Required, except for a user whose password has expired and who signed in with it in the last 15 minutes (the sign-in proved it; /new-password does not ask again).
+   * @maxLength 128
+   */
+  currentPassword?: string;
   password: Password;
   /** @maxLength 128 */
   passwordConfirmation: string;

@@ -6,7 +6,8 @@ import type { UserUpdate } from '../db/tables';
 import { HttpError, invalid, notFound } from '../http/errors';
 import { done, success, type Handler, type Handlers } from '../http/handler';
 import { type MessageKey, translate } from '../i18n';
-import { hashPassword } from '../security/password-hash';
+import type { FastifyRequest } from 'fastify';
+import { hashPassword, verifyPassword } from '../security/password-hash';
 import { policyFor } from '../security/policy';
 import { confirmPassword } from '../security/throttle';
 import { notifyPasswordChanged } from '../services/account-notices';
@@ -16,6 +17,9 @@ import { emailInUse, emailTakenError, requestEmailChange } from '../services/ema
 import { revokeOpenLinks } from '../services/user-tokens';
 import { assertNewPassword, clinicUser, endUserSessions, loadProfile } from '../services/sessions';
 import { removeUnreferenced } from '../storage';
+
+/** How long a sign-in with an expired password stands for the current password at /new-password. */
+const FRESH_SIGN_IN_MS = 15 * 60 * 1000;
 
 /** The multipart body as the parser leaves it: text fields as strings, the file part as a Buffer. */
 type ProfileFormBody = Omit<ProfileForm, 'avatar'> & { avatar?: unknown };
@@ -124,6 +128,14 @@ export function profileHandlers(ctx: AppContext): Handlers {
     return success(await loadProfile(ctx, user.id, clinicId), message);
   };
 
+  /** A password change asked of a session that signed in with its expired password within the last 15 minutes. */
+  const freshlySignedInToRenew = async (request: FastifyRequest): Promise<boolean> => {
+    const { sessionId, passwordChangeRequired } = request.auth!;
+    if (passwordChangeRequired !== 'expired') return false;
+    const session = await ctx.db.selectFrom('auth_sessions').select('created_at').where('id', '=', sessionId).executeTakeFirst();
+    return session !== undefined && ctx.clock.now().getTime() - session.created_at.getTime() <= FRESH_SIGN_IN_MS;
+  };
+
   const changePassword: Handler<{ Body: PasswordChange }> = async (request) => {
     const { userId, clinicId, sessionId } = request.auth!;
     const { currentPassword, password, passwordConfirmation } = request.body;
@@ -134,10 +146,14 @@ export function profileHandlers(ctx: AppContext): Handlers {
       .where('clinic_id', '=', clinicId)
       .executeTakeFirst();
     if (!user) throw notFound();
-    // Guessing the current password through this call counts on the user's own re-authentication key.
-    const currentOk = await confirmPassword(ctx, user, currentPassword);
     const errors: Record<string, MessageKey[]> = {};
-    if (!currentOk) {
+    // Right after signing in with an expired password, the sign-in proved it: /new-password does not ask again.
+    const proven = !currentPassword && (await freshlySignedInToRenew(request));
+    // Guessing the current password through this call counts on the user's own re-authentication key.
+    const currentOk = proven || (currentPassword ? await confirmPassword(ctx, user, currentPassword) : false);
+    if (!currentPassword && !proven) {
+      errors.currentPassword = ['validation.required'];
+    } else if (!currentOk) {
       errors.currentPassword = ['validation.current_password_wrong'];
       await audit(ctx.db, request, {
         action: 'changePassword',
@@ -146,7 +162,7 @@ export function profileHandlers(ctx: AppContext): Handlers {
         targetId: user.id,
         detail: { reason: 'wrong_current_password' },
       });
-    } else if (password === currentPassword) {
+    } else if (currentPassword ? password === currentPassword : await verifyPassword(user.password_hash, password)) {
       errors.password = ['validation.password_unchanged'];
     }
     const policy = await policyFor(ctx.db, clinicId, userId);

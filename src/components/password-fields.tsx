@@ -78,8 +78,8 @@ export function NewPasswordFields<T extends NewPasswordValues>({
 const NO_PASSWORD_CHANGE: ChangePasswordFormValues = { currentPassword: '', password: '', passwordConfirmation: '' };
 
 /** The form of an own-password change, checked against the user's strength level and e-mail address. */
-export function useChangePasswordForm(strength: PasswordStrength, email: string): UseFormReturn<ChangePasswordFormValues> {
-  const resolver = useMemo(() => zodResolver(changePasswordFormSchema(strength, email)), [strength, email]);
+export function useChangePasswordForm(strength: PasswordStrength, email: string, currentRequired = true): UseFormReturn<ChangePasswordFormValues> {
+  const resolver = useMemo(() => zodResolver(changePasswordFormSchema(strength, email, { currentRequired })), [strength, email, currentRequired]);
   return useForm<ChangePasswordFormValues>({ resolver, defaultValues: NO_PASSWORD_CHANGE });
 }
 

@@ -45,10 +45,13 @@ export function refineNewPassword(
   if (confirmation) ctx.addIssue({ code: 'custom', path: ['passwordConfirmation'], message: confirmation });
 }
 
-/** A signed-in user changes the own password (/new-password when required, /profile-settings): current + new + confirm. */
-export const changePasswordFormSchema = (strength: PasswordStrength, email?: string) =>
+/**
+ * A signed-in user changes the own password (/new-password when required, /profile-settings): current + new +
+ * confirm; right after signing in with an expired password the current one is not asked again.
+ */
+export const changePasswordFormSchema = (strength: PasswordStrength, email?: string, { currentRequired = true } = {}) =>
   z
-    .object({ currentPassword: z.string().min(1, 'required'), ...newPasswordFields })
+    .object({ currentPassword: currentRequired ? z.string().min(1, 'required') : z.string(), ...newPasswordFields })
     .superRefine((values, ctx) => refineNewPassword(values, ctx, strength, email));
 export type ChangePasswordFormValues = z.infer<ReturnType<typeof changePasswordFormSchema>>;
 /** The fields of that form, which the server may name in a 422 too. */

@@ -357,6 +357,48 @@ describe('password change', () => {
   const change = (token: string, body: Record<string, string>, lang: 'en' | 'de' = 'en') =>
     server.call<ProfileBody>('POST', '/user/password', { token, json: body, lang });
 
+  it('after signing in with an expired password, asks for it again only when the sign-in is over 15 minutes old', async () => {
+    const clinic = await createClinic(server.db, 'Renewal Clinic');
+    await server.db
+      .updateTable('security_settings')
+      .set({ password_renewal_interval: 30, password_renewal_period: 'days' })
+      .where('clinic_id', '=', clinic)
+      .execute();
+    const expired = async () => {
+      const user = await createUser(server.db, { clinicId: clinic, role: 'clinic_nurses' });
+      await server.db
+        .updateTable('users')
+        .set({ password_changed_at: new Date(server.clock.now().getTime() - 40 * 24 * 3600 * 1000) })
+        .where('id', '=', user.id)
+        .execute();
+      return user;
+    };
+    const renewed = { password: 'Laser-Spot-2027', passwordConfirmation: 'Laser-Spot-2027' };
+
+    const fresh = await expired();
+    const freshToken = await signIn(fresh.email);
+    expect((await server.call<ProfileBody>('GET', '/user/profile', { token: freshToken })).body.data.passwordChangeRequired).toBe('expired');
+    // The same password again is no renewal, even without typing the current one.
+    const same = await change(freshToken, { password: PASSWORD, passwordConfirmation: PASSWORD });
+    expect(same.status).toBe(422);
+    expect(same.body.errors).toEqual({ password: ['The new password must be different from the current one.'] });
+    expect((await change(freshToken, renewed)).status).toBe(200);
+    await signIn(fresh.email, renewed.password);
+
+    const stale = await expired();
+    const staleToken = await signIn(stale.email);
+    server.clock.advance(16 * 60 * 1000);
+    const asked = await change(staleToken, renewed, 'de');
+    expect(asked.status).toBe(422);
+    expect(asked.body.errors).toEqual({ currentPassword: ['Dieses Feld ist erforderlich'] });
+    expect((await change(staleToken, { currentPassword: PASSWORD, ...renewed })).status).toBe(200);
+
+    // A password that has not expired is always asked for.
+    const current = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const currentToken = await signIn(current.email);
+    expect((await change(currentToken, renewed)).body.errors).toEqual({ currentPassword: ['This field is required'] });
+  });
+
   it('needs the current password, applies the rules and ends the other sessions', async () => {
     const user = await createUser(server.db, { clinicId, role: 'clinic_physicians' });
     const token = await signIn(user.email);

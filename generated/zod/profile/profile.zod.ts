@@ -83,7 +83,7 @@ export const changePasswordBodyPasswordRegExp = new RegExp('^[A-Za-z0-9!@#$%^&*\
 export const changePasswordBodyPasswordConfirmationMax = 128;
 
 export const changePasswordBody = zod.strictObject({
-  "currentPassword": zod.string().max(changePasswordBodyCurrentPasswordMax),
+  "currentPassword": zod.string().max(changePasswordBodyCurrentPasswordMax).optional().describe('Required, except for a user whose password has expired and who signed in with it in the last 15 minutes (the sign-in proved it; /new-password does not ask again).'),
   "password": zod.string().min(changePasswordBodyPasswordMin).max(changePasswordBodyPasswordMax).regex(changePasswordBodyPasswordRegExp).describe('A new password; the clinic\'s strength level decides the further rules.'),
   "passwordConfirmation": zod.string().max(changePasswordBodyPasswordConfirmationMax)
 })

@@ -202,26 +202,34 @@ describe('NewPasswordPage when the clinic requires a new password', () => {
     ).toBeNull();
   });
 
-  it('shows a wrong current password under its field', async () => {
+  it('an expired password just signed in with is not asked again; when the server asks (422), the field appears with its error', async () => {
     localStorage.setItem('token', 'abc');
     const expired = forcedProfile();
     expired.data.passwordChangeRequired = 'expired';
+    const sent: Record<string, unknown>[] = [];
+    let answer = { status: 'Error', message: 'invalid', errors: { currentPassword: ['This field is required'] } };
     server.use(
       getGetProfileMockHandler(expired),
-      http.post('*/user/password', () =>
-        HttpResponse.json(
-          { status: 'Error', message: 'invalid', errors: { currentPassword: ['The current password is not correct.'] } },
-          { status: 422 },
-        ),
-      ),
+      http.post('*/user/password', async ({ request }) => {
+        sent.push((await request.json()) as Record<string, unknown>);
+        return HttpResponse.json(answer, { status: 422 });
+      }),
     );
     const { container } = await render('/new-password');
     await waitFor(() => expect(container.textContent).toContain('Your password has expired.'));
-    await type(getByLabel(container, 'Current password'), 'wrong');
+    expect(() => getByLabel(container, 'Current password')).toThrow();
+    getByText(container, 'button', 'Log out');
     await type(getByLabel(container, 'New password'), 'Macula2026');
     await type(getByLabel(container, 'Confirm password'), 'Macula2026');
     await click(getByText(container, 'button', 'Save password'));
-    await waitFor(() => expect(container.textContent).toContain('The current password is not correct.'));
+    await waitFor(() => expect(container.textContent).toContain('This field is required'));
+    expect(sent).toEqual([{ password: 'Macula2026', passwordConfirmation: 'Macula2026' }]);
     expect(getByLabel(container, 'Current password').getAttribute('aria-invalid')).toBe('true');
+
+    answer = { status: 'Error', message: 'invalid', errors: { currentPassword: ['The current password is not correct.'] } };
+    await type(getByLabel(container, 'Current password'), 'wrong');
+    await click(getByText(container, 'button', 'Save password'));
+    await waitFor(() => expect(container.textContent).toContain('The current password is not correct.'));
+    expect(sent[1]).toEqual({ currentPassword: 'wrong', password: 'Macula2026', passwordConfirmation: 'Macula2026' });
   });
 });

@@ -1,7 +1,7 @@
-import { Callout } from '@blueprintjs/core';
+import { Button, Callout } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -16,9 +16,11 @@ import { ChangePasswordFields, NewPasswordFields, useChangePasswordForm } from '
 import { CHANGE_PASSWORD_FIELDS } from '@/components/password-schema';
 import { SubmitButton } from '@/components/submit-button';
 import type { PasswordStrength } from '@/domain/passwords/password-rules';
+import { ApiError } from '@/lib/api-client';
 import { getToken } from '@/lib/auth-storage';
 import { AuthLink, AuthOutcome, AuthPageShell } from './auth-page-shell';
 import { resetConfirmationFormSchema, type ResetConfirmationFormValues } from './password-schema';
+import { useSignOut } from './use-sign-out';
 
 /**
  * /new-password: with `?token=` from a reset e-mail, choose a new password; without one, a signed-in user
@@ -101,7 +103,11 @@ function ChangeForm({ profile }: { profile: Profile }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const strength = profile.passwordStrength;
-  const form = useChangePasswordForm(strength, profile.email);
+  const { signOut, isSigningOut } = useSignOut();
+  // Right after signing in with an expired password the server does not ask for it again; it says so (422) when
+  // the sign-in was longer ago, and the field appears.
+  const [askCurrent, setAskCurrent] = useState(profile.passwordChangeRequired !== 'expired');
+  const form = useChangePasswordForm(strength, profile.email, askCurrent);
   const { handleSubmit, setError } = form;
 
   const change = useChangePassword({
@@ -115,7 +121,10 @@ function ChangeForm({ profile }: { profile: Profile }) {
         await queryClient.invalidateQueries({ queryKey });
         await navigate(paths.home.getHref(), { replace: true });
       },
-      onError: (error) => showServerFieldErrors(error, setError, CHANGE_PASSWORD_FIELDS),
+      onError: (error) => {
+        if (error instanceof ApiError && error.errors?.currentPassword) setAskCurrent(true);
+        showServerFieldErrors(error, setError, CHANGE_PASSWORD_FIELDS);
+      },
     },
   });
   const failure = useFailureText(change.error);
@@ -126,10 +135,23 @@ function ChangeForm({ profile }: { profile: Profile }) {
         {profile.passwordChangeRequired === 'expired' ? t('newPassword.expired') : t('newPassword.forced')}
       </Callout>
       {failure && <FormAlert>{failure}</FormAlert>}
-      <form noValidate onSubmit={handleSubmit((data) => change.mutate({ data }))}>
-        <ChangePasswordFields form={form} strength={strength} email={profile.email} />
+      <form
+        noValidate
+        onSubmit={handleSubmit(({ currentPassword, ...data }) => change.mutate({ data: askCurrent ? { currentPassword, ...data } : data }))}
+      >
+        {askCurrent ? (
+          <ChangePasswordFields form={form} strength={strength} email={profile.email} />
+        ) : (
+          <>
+            <input type="email" name="username" autoComplete="username" value={profile.email} readOnly hidden />
+            <NewPasswordFields form={form} strength={strength} />
+          </>
+        )}
         <SubmitButton label={t('newPassword.submit')} pending={change.isPending} />
       </form>
+      <Button variant="minimal" className="mp-auth-sign-out" loading={isSigningOut} onClick={signOut}>
+        {t('nav.logout', { ns: 'common' })}
+      </Button>
     </AuthPageShell>
   );
 }
