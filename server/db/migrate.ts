@@ -12,7 +12,7 @@ import * as annotations from './migrations/0009-annotations';
 import * as previousTreatmentRegistrations from './migrations/0010-previous-treatment-registrations';
 import * as registrationLandmarks from './migrations/0011-registration-landmarks';
 import * as clinicalSafety from './migrations/0012-clinical-safety';
-import * as emailChange from './migrations/0013-email-change';
+import * as accountSecurity from './migrations/0013-account-security';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -28,7 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010-previous-treatment-registrations': previousTreatmentRegistrations,
   '0011-registration-landmarks': registrationLandmarks,
   '0012-clinical-safety': clinicalSafety,
-  '0013-email-change': emailChange,
+  '0013-account-security': accountSecurity,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

@@ -90,6 +90,8 @@ export interface SecuritySettingsTable {
   user_scope: Generated<string>;
   logout_time_interval: number | null;
   logout_time_period: Generated<string>;
+  /** When the renewal rules (interval, unit, whom they apply to) last changed; passwords they made overdue get a grace period. */
+  renewal_changed_at: Timestamp | null;
   updated_at: UpdatedAt;
 }
 

@@ -7,6 +7,7 @@ import type { GetBillingUsageParams } from '../../generated/model/getBillingUsag
 import type { ForceResetPassword } from '../../generated/model/forceResetPassword';
 import type { ListDevicesParams } from '../../generated/model/listDevicesParams';
 import type { SecuritySettings } from '../../generated/model/securitySettings';
+import type { SecuritySettingsPreviewResponseData } from '../../generated/model/securitySettingsPreviewResponseData';
 import type { AppContext } from '../context';
 import type { LaserProfileInput } from '../../generated/model/laserProfileInput';
 import type { Database } from '../db/tables';
@@ -14,7 +15,8 @@ import { invalid, unauthorized } from '../http/errors';
 import type { Handler, Handlers } from '../http/handler';
 import { done, success } from '../http/handler';
 import { translate, type MessageKey } from '../i18n';
-import { IDLE_LOGOUT_BOUNDS, RENEWAL_BOUNDS, withinBounds } from '../../src/domain/security/setting-bounds';
+import { IDLE_LOGOUT_BOUNDS, periodMs, RENEWAL_BOUNDS, withinBounds } from '../../src/domain/security/setting-bounds';
+import { RENEWAL_GRACE_MS } from '../security/policy';
 import { audit } from '../services/audit';
 import { containsPattern, pageMeta } from '../db/listing';
 import { sql } from 'kysely';
@@ -63,6 +65,18 @@ async function settingsOf(db: Database, clinicId: string): Promise<SecuritySetti
     settings.users = users.map((u) => u.user_id);
   }
   return settings;
+}
+
+/** Bounds that keep one setting from locking out the whole clinic (issue 27, defect 9); 422 otherwise. */
+function assertWithinBounds(body: SecuritySettings): void {
+  const errors: Record<string, MessageKey[]> = {};
+  if (!withinBounds(body.password_renewal_interval, body.password_renewal_period, RENEWAL_BOUNDS)) {
+    errors.password_renewal_interval = ['clinic.renewal_out_of_bounds'];
+  }
+  if (!withinBounds(body.logout_time_interval, body.logout_time_period, IDLE_LOGOUT_BOUNDS)) {
+    errors.logout_time_interval = ['clinic.idle_logout_out_of_bounds'];
+  }
+  if (Object.keys(errors).length) throw invalid(errors);
 }
 
 /** With `several`, the listed ids must be a non-empty list of this clinic's users (422 otherwise). */
@@ -147,18 +161,17 @@ export function clinicHandlers(ctx: AppContext): Handlers {
   const updateClinicSettings: Handler<{ Body: SecuritySettings }> = async (request) => {
     const auth = caller(request);
     const body = request.body;
-    // Bounds that keep one setting from locking out the whole clinic (issue 27, defect 9).
-    const errors: Record<string, MessageKey[]> = {};
-    if (!withinBounds(body.password_renewal_interval, body.password_renewal_period, RENEWAL_BOUNDS)) {
-      errors.password_renewal_interval = ['clinic.renewal_out_of_bounds'];
-    }
-    if (!withinBounds(body.logout_time_interval, body.logout_time_period, IDLE_LOGOUT_BOUNDS)) {
-      errors.logout_time_interval = ['clinic.idle_logout_out_of_bounds'];
-    }
-    if (Object.keys(errors).length) throw invalid(errors);
+    assertWithinBounds(body);
     const users = await chosenUsers(db, auth.clinicId, body.user, body.users);
     const now = ctx.clock.now();
-    await settingsOf(db, auth.clinicId);
+    const before = await settingsOf(db, auth.clinicId);
+    // New renewal rules give the passwords they make overdue a grace period (RENEWAL_GRACE_MS).
+    const renewalChanged =
+      body.password_renewal_interval !== null &&
+      (body.password_renewal_interval !== before.password_renewal_interval ||
+        body.password_renewal_period !== before.password_renewal_period ||
+        body.user !== before.user ||
+        [...users].sort().join() !== [...(before.users ?? [])].sort().join());
     await db.transaction().execute(async (tx) => {
       await tx
         .updateTable('security_settings')
@@ -169,6 +182,7 @@ export function clinicHandlers(ctx: AppContext): Handlers {
           user_scope: body.user,
           logout_time_interval: body.logout_time_interval,
           logout_time_period: body.logout_time_period,
+          ...(renewalChanged && { renewal_changed_at: now }),
           updated_at: now,
         })
         .where('clinic_id', '=', auth.clinicId)
@@ -195,6 +209,32 @@ export function clinicHandlers(ctx: AppContext): Handlers {
       });
     });
     return success(await settingsOf(db, auth.clinicId), translate(request.lang, 'clinic.settings_updated'));
+  };
+
+  const previewClinicSettings: Handler<{ Body: SecuritySettings }> = async (request) => {
+    const auth = caller(request);
+    const body = request.body;
+    assertWithinBounds(body);
+    const users = await chosenUsers(db, auth.clinicId, body.user, body.users);
+    const renewalMs = periodMs(body.password_renewal_interval, body.password_renewal_period);
+    const now = ctx.clock.now();
+    let overdue: { id: string }[] = [];
+    if (renewalMs !== null) {
+      let query = db
+        .selectFrom('users')
+        .select('id')
+        .where('clinic_id', '=', auth.clinicId)
+        .where('status', '=', 'active')
+        .where('password_changed_at', '<=', new Date(now.getTime() - renewalMs));
+      if (body.user === 'several') query = query.where('id', 'in', users);
+      overdue = await query.execute();
+    }
+    const data: SecuritySettingsPreviewResponseData = {
+      overdue: overdue.length,
+      includesYou: overdue.some((user) => user.id === auth.userId),
+      graceUntil: overdue.length ? new Date(now.getTime() + RENEWAL_GRACE_MS).toISOString() : null,
+    };
+    return success(data);
   };
 
   const forceResetPassword: Handler<{ Body: ForceResetPassword }> = async (request) => {
@@ -320,5 +360,5 @@ export function clinicHandlers(ctx: AppContext): Handlers {
     return success(await billingUsage(db, auth.clinicId, from, to));
   };
 
-  return { getClinicSettings, updateClinicSettings, forceResetPassword, stopRenewPassword, listDevices, updateDeviceLaserProfile, getBillingUsage };
+  return { getClinicSettings, updateClinicSettings, previewClinicSettings, forceResetPassword, stopRenewPassword, listDevices, updateDeviceLaserProfile, getBillingUsage };
 }

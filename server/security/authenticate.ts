@@ -83,6 +83,7 @@ async function loadSession(db: Database, tokenHash: string): Promise<SessionFact
       'ss.password_renewal_period',
       'ss.logout_time_interval',
       'ss.logout_time_period',
+      'ss.renewal_changed_at',
       'su.user_id as listed_user_id',
     ])
     .where('s.token_hash', '=', tokenHash)
@@ -100,6 +101,7 @@ async function loadSession(db: Database, tokenHash: string): Promise<SessionFact
           password_renewal_period: row.password_renewal_period!,
           logout_time_interval: row.logout_time_interval,
           logout_time_period: row.logout_time_period!,
+          renewal_changed_at: row.renewal_changed_at,
         },
     row.listed_user_id !== null,
   );

@@ -10,9 +10,17 @@ export interface UserPolicy {
   renewalMs: number | null;
   /** Idle time before sign-out in ms, or null when idle logout is off. */
   idleMs: number | null;
+  /** A password the renewal rules made overdue when they last changed may be used until then (null: no grace). */
+  graceUntil: Date | null;
 }
 
-export const DEFAULT_POLICY: UserPolicy = { strength: 'standard', renewalMs: null, idleMs: null };
+export const DEFAULT_POLICY: UserPolicy = { strength: 'standard', renewalMs: null, idleMs: null, graceUntil: null };
+
+/**
+ * How long a password that a change of the renewal rules made overdue still works: a week, so that a clinic
+ * tightening its rules does not expire everyone's password (the IT admin's too) at once (issue 27, defect 9).
+ */
+export const RENEWAL_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The columns of a clinic's security settings the policy is made of. */
 export type PolicySettings = Pick<
@@ -23,6 +31,7 @@ export type PolicySettings = Pick<
   | 'password_renewal_period'
   | 'logout_time_interval'
   | 'logout_time_period'
+  | 'renewal_changed_at'
 >;
 
 /**
@@ -33,10 +42,12 @@ export function policyOf(settings: PolicySettings | null, listed: boolean): User
   if (!settings) return DEFAULT_POLICY;
   const idleMs = periodMs(settings.logout_time_interval, settings.logout_time_period);
   if (settings.user_scope !== 'all' && !listed) return { ...DEFAULT_POLICY, idleMs };
+  const changedAt = settings.renewal_changed_at;
   return {
     strength: settings.password_strength as PasswordStrength,
     renewalMs: periodMs(settings.password_renewal_interval, settings.password_renewal_period),
     idleMs,
+    graceUntil: changedAt ? new Date(changedAt.getTime() + RENEWAL_GRACE_MS) : null,
   };
 }
 
@@ -56,8 +67,9 @@ export async function policyFor(db: Database, clinicId: string, userId: string |
   return policyOf(settings, Boolean(listed));
 }
 
-/** When the password must be renewed next, or null. */
+/** When the password must be renewed next, or null: its age under the rules, but not before their grace period ends. */
 export function nextPasswordChange(changedAt: Date | null, policy: UserPolicy): Date | null {
   if (policy.renewalMs === null || !changedAt) return null;
-  return new Date(changedAt.getTime() + policy.renewalMs);
+  const due = changedAt.getTime() + policy.renewalMs;
+  return new Date(policy.graceUntil ? Math.max(due, policy.graceUntil.getTime()) : due);
 }

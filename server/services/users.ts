@@ -10,8 +10,7 @@ import type { PasswordStrength } from '../../generated/model/passwordStrength';
 import { containsPattern } from '../db/listing';
 import { HIDDEN_STATUSES } from '../../src/domain/staff/lifecycle';
 import type { Database, UserRow } from '../db/tables';
-import { periodMs } from '../../src/domain/security/setting-bounds';
-import { DEFAULT_POLICY, nextPasswordChange, type UserPolicy } from '../security/policy';
+import { DEFAULT_POLICY, nextPasswordChange, policyOf, type UserPolicy } from '../security/policy';
 
 /** Singular spellings of the login hints → canonical roles (seed-spec §3). */
 export const ROLE_ALIASES: Record<string, Role> = {
@@ -35,19 +34,15 @@ export const avatarPath = (userId: string, key: string | null): string | null =>
 export async function policiesOf(db: Database, clinicId: string): Promise<(userId: string) => UserPolicy> {
   const settings = await db.selectFrom('security_settings').selectAll().where('clinic_id', '=', clinicId).executeTakeFirst();
   if (!settings) return () => DEFAULT_POLICY;
-  const idleMs = periodMs(settings.logout_time_interval, settings.logout_time_period);
-  const rules: UserPolicy = {
-    strength: settings.password_strength as UserPolicy['strength'],
-    renewalMs: periodMs(settings.password_renewal_interval, settings.password_renewal_period),
-    idleMs,
-  };
+  const rules = policyOf(settings, true);
   if (settings.user_scope === 'all') return () => rules;
+  const others = policyOf(settings, false);
   const listed = new Set(
     (await db.selectFrom('security_settings_users').select('user_id').where('clinic_id', '=', clinicId).execute()).map(
       (r) => r.user_id,
     ),
   );
-  return (userId) => (listed.has(userId) ? rules : { ...DEFAULT_POLICY, idleMs });
+  return (userId) => (listed.has(userId) ? rules : others);
 }
 
 export function toUser(row: StaffRow, policy: UserPolicy): User {

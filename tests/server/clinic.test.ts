@@ -94,7 +94,8 @@ describe('security settings', () => {
 
   it('renewal moves nextPasswordChange and the strength shows as the users’ password type', async () => {
     const nurse = await createUser(server.db, { clinicId: clinicA, role: 'clinic_nurses' });
-    const changedAt = new Date('2026-01-01T00:00:00Z');
+    // Changed yesterday: the renewal's own due dates lie beyond the grace period a change of the rules gives.
+    const changedAt = new Date(server.clock.now().getTime() - DAY);
     await server.db.updateTable('users').set({ password_changed_at: changedAt }).where('id', '=', nurse.id).execute();
     const read = async () =>
       (await server.call<{ data: { nextPasswordChange: string | null; passwordType: string } }>('GET', `/users/${nurse.id}`, { token: adminToken })).body.data;
@@ -260,6 +261,8 @@ describe('stopRenewPassword', () => {
     await save({ password_strength: 'standard', password_renewal_interval: 30, password_renewal_period: 'days', user: 'all', logout_time_interval: 30, logout_time_period: 'minutes' });
     const nurse = await createUser(server.db, { clinicId: clinicA, role: 'clinic_nurses' });
     await server.db.updateTable('users').set({ password_changed_at: new Date(server.clock.now().getTime() - 35 * DAY) }).where('id', '=', nurse.id).execute();
+    // Rules set long ago: their grace period is over.
+    await server.db.updateTable('security_settings').set({ renewal_changed_at: null }).where('clinic_id', '=', clinicA).execute();
     // Renewal overdue: the nurse may do nothing but change the password.
     const nurseToken = await tokenFor(nurse.id);
     expect((await probe(nurseToken)).status).toBe(403);

@@ -26,6 +26,10 @@ import type {
 } from '../../model/doneResponse';
 
 import type {
+  SecuritySettingsPreviewResponse
+} from '../../model/securitySettingsPreviewResponse';
+
+import type {
   SecuritySettingsResponse
 } from '../../model/securitySettingsResponse';
 
@@ -33,6 +37,8 @@ import type {
 export const getGetClinicSettingsResponseMock = (): SecuritySettingsResponse => ({"status":"Success","data":{"password_strength":"standard","password_renewal_interval":6,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes"}})
 
 export const getUpdateClinicSettingsResponseMock = (): SecuritySettingsResponse => ({"status":"Success","message":"Security settings updated","data":{"password_strength":"standard","password_renewal_interval":6,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes"}})
+
+export const getPreviewClinicSettingsResponseMock = (): SecuritySettingsPreviewResponse => ({"status":"Success","data":{"overdue":12,"includesYou":true,"graceUntil":"2026-12-04T10:00:00Z"}})
 
 export const getForceResetPasswordResponseMock = (): DoneResponse => ({"status":"Success","message":"Changes added successfully"})
 
@@ -63,6 +69,18 @@ export const getUpdateClinicSettingsMockHandler = (overrideResponse?: SecuritySe
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getUpdateClinicSettingsResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getPreviewClinicSettingsMockHandler = (overrideResponse?: SecuritySettingsPreviewResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<SecuritySettingsPreviewResponse> | SecuritySettingsPreviewResponse), options?: RequestHandlerOptions) => {
+  return http.post('*/clinic/settings/preview', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getPreviewClinicSettingsResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
@@ -131,6 +149,7 @@ export const getGetBillingUsageMockHandler = (overrideResponse?: BillingUsageRes
 export const getClinicMock = () => [
   getGetClinicSettingsMockHandler(),
   getUpdateClinicSettingsMockHandler(),
+  getPreviewClinicSettingsMockHandler(),
   getForceResetPasswordMockHandler(),
   getStopRenewPasswordMockHandler(),
   getListDevicesMockHandler(),

@@ -77,6 +77,10 @@ import type {
 } from '../../model/securitySettings';
 
 import type {
+  SecuritySettingsPreviewResponse
+} from '../../model/securitySettingsPreviewResponse';
+
+import type {
   SecuritySettingsResponse
 } from '../../model/securitySettingsResponse';
 
@@ -254,6 +258,71 @@ export const useUpdateClinicSettings = <TError = ErrorType<BadRequestResponse | 
       > => {
 
       const mutationOptions = getUpdateClinicSettingsMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * **Addition** (issue 27). Saves nothing. Counts the active accounts whose password the given renewal rules would make overdue at once (their age is beyond the new renewal), and says whether the calling IT admin's is among them. Saving such rules gives these passwords a grace period of 7 days (`graceUntil`) before their owners must change them; the SPA shows this before saving.
+ * @summary What new security settings would do to passwords now
+ */
+export const previewClinicSettings = (
+    securitySettings: BodyType<SecuritySettings>,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<SecuritySettingsPreviewResponse>(
+      {url: `/clinic/settings/preview`, method: 'POST',
+      headers: {'Content-Type': 'application/json', },
+      data: securitySettings, signal
+    },
+      options);
+    }
+  
+
+
+export const getPreviewClinicSettingsMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof previewClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof previewClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext> => {
+
+const mutationKey = ['previewClinicSettings'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof previewClinicSettings>>, {data: BodyType<SecuritySettings>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  previewClinicSettings(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type PreviewClinicSettingsMutationResult = NonNullable<Awaited<ReturnType<typeof previewClinicSettings>>>
+    export type PreviewClinicSettingsMutationBody = BodyType<SecuritySettings>
+    export type PreviewClinicSettingsMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
+
+    /**
+ * @summary What new security settings would do to passwords now
+ */
+export const usePreviewClinicSettings = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof previewClinicSettings>>, TError,{data: BodyType<SecuritySettings>}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof previewClinicSettings>>,
+        TError,
+        {data: BodyType<SecuritySettings>},
+        TContext
+      > => {
+
+      const mutationOptions = getPreviewClinicSettingsMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -57,6 +57,33 @@ export const updateClinicSettingsResponse = zod.object({
 })
 
 /**
+ * **Addition** (issue 27). Saves nothing. Counts the active accounts whose password the given renewal rules would make overdue at once (their age is beyond the new renewal), and says whether the calling IT admin's is among them. Saving such rules gives these passwords a grace period of 7 days (`graceUntil`) before their owners must change them; the SPA shows this before saving.
+ * @summary What new security settings would do to passwords now
+ */
+export const previewClinicSettingsBodyPasswordRenewalIntervalMax = 1000;export const previewClinicSettingsBodyUsersMax = 1000;export const previewClinicSettingsBodyLogoutTimeIntervalMax = 1000;
+
+export const previewClinicSettingsBody = zod.strictObject({
+  "password_strength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
+  "password_renewal_interval": zod.number().min(1).max(previewClinicSettingsBodyPasswordRenewalIntervalMax).nullable().describe('Passwords must be renewed after this many periods; null when renewal is stopped. Counted in days, months or years, from 30 days to 3 years (422 otherwise: one setting must not expire every password at once).'),
+  "password_renewal_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
+  "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
+  "users": zod.array(zod.uuid()).max(previewClinicSettingsBodyUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
+  "logout_time_interval": zod.number().min(1).max(previewClinicSettingsBodyLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
+  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
+}).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
+
+export const previewClinicSettingsResponseDataOverdueMin = 0;
+
+export const previewClinicSettingsResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.object({
+  "overdue": zod.number().min(previewClinicSettingsResponseDataOverdueMin).describe('Active accounts whose password the rules would make overdue at once.'),
+  "includesYou": zod.boolean().describe('Whether the calling IT admin\'s password is among them.'),
+  "graceUntil": zod.iso.datetime({}).nullable().describe('Until when those passwords would still work after saving; null when none would be overdue.')
+})
+})
+
+/**
  * Makes all staff users (`user` = all) or the listed ones (`user` = several, `users` required) set a new password: their passwords stop working and their sessions end now, and each active user is e-mailed a reset link (valid 24 hours, revoking any open one; `POST /reset-password` sends a new one later). Users whose invite is still open are left out. The calling IT admin is never included.
  * @summary Force a password reset
  */

@@ -1,5 +1,6 @@
-// An e-mail change waits for the new address to be confirmed (issue 27, defect 1): a link of its own kind,
-// carrying the address it confirms. Plain SQL that runs unchanged on PGlite and PostgreSQL.
+// Account security (issue 27): an e-mail change waits for the new address to be confirmed (defect 1), a link of its
+// own kind carrying the address it confirms; a change of the password renewal is remembered, so that passwords it
+// makes overdue get a grace period (defect 9). Plain SQL that runs unchanged on PGlite and PostgreSQL.
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -7,4 +8,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table user_tokens add constraint user_tokens_kind_check check (kind in ('invite', 'reset', 'email'))`.execute(db);
   await sql`alter table user_tokens add column email text`.execute(db);
   await sql`alter table user_tokens add constraint user_tokens_email_check check ((kind = 'email') = (email is not null))`.execute(db);
+  await sql`alter table security_settings add column renewal_changed_at timestamptz`.execute(db);
 }
