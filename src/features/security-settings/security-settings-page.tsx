@@ -9,12 +9,14 @@ import {
   useForceResetPassword,
   useGetClinicSettings,
   useStopRenewPassword,
+  usePreviewClinicSettings,
   useUpdateClinicSettings,
 } from '@generated/hooks/clinic/clinic';
 import { PasswordStrength } from '@generated/model/passwordStrength';
 import type { Period } from '@generated/model/period';
 import { IDLE_LOGOUT_BOUNDS, RENEWAL_BOUNDS } from '@/domain/security/setting-bounds';
 import type { SecuritySettings } from '@generated/model/securitySettings';
+import type { SecuritySettingsPreviewResponseData } from '@generated/model/securitySettingsPreviewResponseData';
 import type { SecuritySettingsResponse } from '@generated/model/securitySettingsResponse';
 import { SettingsScope } from '@generated/model/settingsScope';
 import { Dialog } from '@/components/dialog';
@@ -23,6 +25,7 @@ import { useNotify } from '@/components/notifications';
 import { Select } from '@/components/select';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { ApiError } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
 import { SERVER_FIELDS, settingsFormOf, settingsFormSchema, settingsOf, type SettingsFormValues } from './settings-form';
 import { UserPicker } from './user-picker';
 import './security-settings.css';
@@ -197,14 +200,14 @@ export function SecuritySettingsPage() {
 
 /** The form, made from the saved settings and reset to what each save answers. */
 function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
-  const { t } = useTranslation('securitySettings');
+  const { t, i18n } = useTranslation('securitySettings');
   const queryClient = useQueryClient();
   const notify = useNotify();
   const failureMessage = useFailureMessage();
   const validationMessage = useValidationMessage();
   const [forcing, setForcing] = useState(false);
   const [stopping, setStopping] = useState(false);
-  const ids = { strength: useId(), scope: useId(), picker: useId() };
+  const ids = { strength: useId(), scope: useId(), picker: useId(), overdueTitle: useId(), overdueText: useId() };
   const {
     control,
     handleSubmit,
@@ -219,16 +222,12 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
     reset(settingsFormOf(answer.data));
     notify({ intent: 'success', message: answer.message ?? t('saved') });
   };
-  const update = useUpdateClinicSettings({
-    mutation: {
-      onSuccess: saved,
-      onError: (error) => {
-        const named = error instanceof ApiError ? Object.entries(SERVER_FIELDS).filter(([field]) => error.errors?.[field]?.length) : [];
-        for (const [field, name] of named) setError(name, { type: 'server', message: (error as ApiError).errors![field][0] });
-        if (!named.length) notify({ intent: 'danger', message: failureMessage(error), duration: 0 });
-      },
-    },
-  });
+  const refused = (error: unknown) => {
+    const named = error instanceof ApiError ? Object.entries(SERVER_FIELDS).filter(([field]) => error.errors?.[field]?.length) : [];
+    for (const [field, name] of named) setError(name, { type: 'server', message: (error as ApiError).errors![field][0] });
+    if (!named.length) notify({ intent: 'danger', message: failureMessage(error), duration: 0 });
+  };
+  const update = useUpdateClinicSettings({ mutation: { onSuccess: saved, onError: refused } });
   const stop = useStopRenewPassword({
     mutation: {
       onSuccess: saved,
@@ -238,10 +237,23 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
   const [renewalOn, logoutOn, scope] = watch(['renewalOn', 'logoutOn', 'scope']);
   const renewalSaved = savedSettings.password_renewal_interval != null;
 
+  // Before saving renewal rules, the admin learns how many passwords they make overdue (their own included) and
+  // until when those still work (issue 27, defect 9).
+  const [overdue, setOverdue] = useState<{ settings: SecuritySettings; preview: SecuritySettingsPreviewResponseData }>();
+  const preview = usePreviewClinicSettings({ mutation: { onError: refused } });
+  const submit = (values: SettingsFormValues) => {
+    const settings = settingsOf(values);
+    if (settings.password_renewal_interval === null) return update.mutate({ data: settings });
+    preview.mutate(
+      { data: settings },
+      { onSuccess: ({ data }) => (data.overdue > 0 ? setOverdue({ settings, preview: data }) : update.mutate({ data: settings })) },
+    );
+  };
+
   return (
     <>
       <div className="mp-security-layout">
-          <form noValidate onSubmit={(event) => void handleSubmit((values) => update.mutate({ data: settingsOf(values) }))(event)}>
+          <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
             <Card className="mp-security-card">
               <h2 className="mp-card-title">{t('password.title')}</h2>
               <Controller
@@ -315,7 +327,7 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
               <p className="mp-muted-text">{t('logout.note')}</p>
             </Card>
             <div className="mp-button-row">
-              <Button type="submit" intent="primary" size="large" loading={update.isPending}>
+              <Button type="submit" intent="primary" size="large" loading={update.isPending || preview.isPending}>
                 {t('save')}
               </Button>
               {isDirty && (
@@ -338,6 +350,32 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
           </Card>
       </div>
       {forcing && <ForceResetDialog onClose={() => setForcing(false)} />}
+      <Alert
+        isOpen={overdue !== undefined}
+        intent="warning"
+        confirmButtonText={t('overdue.confirm')}
+        cancelButtonText={t('cancel')}
+        canEscapeKeyCancel
+        onConfirm={() => {
+          if (overdue) update.mutate({ data: overdue.settings });
+          setOverdue(undefined);
+        }}
+        onCancel={() => setOverdue(undefined)}
+        aria-labelledby={ids.overdueTitle}
+        aria-describedby={ids.overdueText}
+      >
+        <h2 id={ids.overdueTitle} className="mp-card-title">
+          {t('overdue.title')}
+        </h2>
+        {overdue && (
+          <p id={ids.overdueText}>
+            {t(overdue.preview.includesYou ? 'overdue.textWithYou' : 'overdue.text', {
+              count: overdue.preview.overdue,
+              date: formatDateTime(overdue.preview.graceUntil!, i18n.language),
+            })}
+          </p>
+        )}
+      </Alert>
       <Alert
         isOpen={stopping}
         intent="primary"
