@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useConfirmEmailChange, useGetEmailConfirmation } from '@generated/hooks/auth/auth';
@@ -37,22 +38,25 @@ function ConfirmWithLink({ token }: { token: string }) {
   const { t } = useTranslation('auth');
   const queryClient = useQueryClient();
   const info = useGetEmailConfirmation({ token }, { query: { retry: false, staleTime: 0, gcTime: 0 } });
+  // The address the account has now, kept here: ending the session below empties the query cache.
+  const [changedTo, setChangedTo] = useState<string>();
   const confirm = useConfirmEmailChange({
     mutation: {
-      // The server ended every session of the account: a token kept here is no longer good.
       onSuccess: () => {
+        setChangedTo(info.data?.data.newEmail ?? '');
+        // The server ended every session of the account: a token kept here is no longer good.
         if (getToken() !== null) endSession(queryClient);
       },
     },
   });
   const failure = useFailureText(confirm.error);
 
-  if (confirm.isSuccess && info.data) {
+  if (changedTo !== undefined) {
     return (
       <AuthOutcome
         title={t('confirmEmail.title')}
         intent="success"
-        message={t('confirmEmail.done', { email: info.data.data.newEmail })}
+        message={t('confirmEmail.done', { email: changedTo })}
         link={{ to: paths.auth.signIn.getHref(), label: t('goToSignIn') }}
       />
     );
