@@ -102,6 +102,8 @@ async function main() {
       PUSHER_APP_KEY: KEY,
       PUSHER_APP_SECRET: SECRET,
       REALTIME_MAX_CONNECTIONS: String(SOCKETS + SUBSCRIBERS + 100),
+      // Every bench socket comes from 127.0.0.1: the cap per address would stop them at 500.
+      REALTIME_MAX_PER_ADDRESS: String(SOCKETS + SUBSCRIBERS + 100),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

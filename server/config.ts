@@ -56,6 +56,10 @@ export interface RealtimeConfig {
   activityTimeoutSeconds: number;
   /** Sockets one process holds at most; more are refused with 4100 (over capacity). */
   maxConnections: number;
+  /** Sockets one client address may hold (REALTIME_MAX_PER_ADDRESS). */
+  maxPerAddress: number;
+  /** A socket that subscribes to no channel this long after opening is closed (REALTIME_SUBSCRIBE_TIMEOUT_SECONDS). */
+  subscribeTimeoutSeconds: number;
 }
 
 /**
@@ -226,6 +230,8 @@ function realtimeConfig(env: NodeJS.ProcessEnv, key: string, secret: string): Re
     client,
     activityTimeoutSeconds: integer(env, 'REALTIME_ACTIVITY_TIMEOUT_SECONDS', 120, 1, 3600),
     maxConnections: integer(env, 'REALTIME_MAX_CONNECTIONS', 20_000, 1, 1_000_000),
+    maxPerAddress: integer(env, 'REALTIME_MAX_PER_ADDRESS', 500, 1, 1_000_000),
+    subscribeTimeoutSeconds: integer(env, 'REALTIME_SUBSCRIBE_TIMEOUT_SECONDS', 30, 1, 3600),
   };
 }
 

@@ -5,6 +5,7 @@
 // believed only when the connection itself comes from this machine or a private network (loopback, link-local,
 // 10/8, 172.16/12, 192.168/16, fc00::/7), where the proxies stand; docs/deployment.md says when to prefer
 // addresses.
+import type { IncomingMessage } from 'node:http';
 import proxyAddr from 'proxy-addr';
 import type { TrustProxy } from '../config';
 
@@ -15,4 +16,11 @@ export function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((addre
   if (typeof trust !== 'number') return trust;
   // Hop 0 is the connection's own address; each proxy in front vouches for the entry before it.
   return (address, hop) => hop < trust && (hop > 0 || privatePeer(address, hop));
+}
+
+/** The client's address of a raw request (a websocket upgrade, which Fastify does not see), with the same trust. */
+export function clientAddress(request: IncomingMessage, trust: TrustProxy): string {
+  const rule = fastifyTrustProxy(trust);
+  if (rule === false) return request.socket.remoteAddress ?? '';
+  return proxyAddr(request, Array.isArray(rule) ? proxyAddr.compile(rule) : rule);
 }

@@ -8,6 +8,7 @@ import { EVENTS_ROUTES, installEventsApi } from './events-api';
 import { localFanOut, postgresFanOut, type FanOut } from './fanout';
 import { frame, Hub, PROTOCOL_VERSIONS, PusherCode } from './hub';
 import { createPublisher } from './publisher';
+import { clientAddress } from '../http/client-address';
 
 const SOCKET_PATH = /^(?:\/api)?\/app\/([^/]+)$/;
 /** A client that reads slower than events come is closed (it reconnects and refetches) rather than buffered without end. */
@@ -40,6 +41,8 @@ export async function installRealtime(app: FastifyInstance, ctx: AppContext): Pr
     secret: config.secret,
     activityTimeoutSeconds: config.activityTimeoutSeconds,
     maxConnections: config.maxConnections,
+    maxPerAddress: config.maxPerAddress,
+    subscribeTimeoutMs: config.subscribeTimeoutSeconds * 1000,
     onProtocolError: (socketId, message) => app.log.debug({ socketId }, `realtime: ${message}`),
   });
   const deliver = (event: Parameters<Hub['deliver']>[0]) => void hub.deliver(event);
@@ -76,6 +79,7 @@ export async function installRealtime(app: FastifyInstance, ctx: AppContext): Pr
       if (!PROTOCOL_VERSIONS.includes(protocol)) {
         return refuse(ws, PusherCode.unsupportedProtocol, `Unsupported protocol version; this server speaks ${PROTOCOL_VERSIONS.join(', ')}`);
       }
+      const address = clientAddress(request, ctx.config.trustProxy);
       const id = hub.open({
         send(text) {
           if (ws.readyState !== ws.OPEN) return;
@@ -83,7 +87,7 @@ export async function installRealtime(app: FastifyInstance, ctx: AppContext): Pr
           ws.send(text);
         },
         close: (code, reason) => ws.close(code, reason),
-      });
+      }, address);
       if (id === null) return;
       ws.on('message', (data, isBinary) => {
         if (isBinary) return ws.send(frame('pusher:error', { code: null, message: 'Binary frames are not part of the protocol' }));

@@ -39,6 +39,11 @@ export interface PublishedEvent {
 interface Connection {
   id: string;
   socket: Socket;
+  /** The client's address (TRUST_PROXY applied), for the cap per address. */
+  address: string;
+  openedAt: number;
+  /** Whether the socket ever subscribed (a signed-in client may leave its channels for a moment and come back). */
+  subscribed: boolean;
   channels: Set<string>;
   lastActivity: number;
   pingedAt: number | null;
@@ -49,6 +54,10 @@ export interface HubOptions {
   secret: string;
   activityTimeoutSeconds: number;
   maxConnections: number;
+  /** Sockets one address may hold at once: strangers cannot take every slot of the process. */
+  maxPerAddress: number;
+  /** A socket that has not subscribed to a channel this long after opening is closed (only signed-in users can). */
+  subscribeTimeoutMs: number;
   /** A socket sent something the protocol does not allow (logged at debug level). */
   onProtocolError?: (socketId: string, message: string) => void;
 }
@@ -68,11 +77,12 @@ function signatureMatches(options: HubOptions, socketId: string, channel: string
 export class Hub {
   private readonly connections = new Map<string, Connection>();
   private readonly channels = new Map<string, Set<Connection>>();
+  private readonly perAddress = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly options: HubOptions) {
     // Silence is checked a few times per activity timeout: ping the quiet, close those that stay silent.
-    const every = Math.max(250, Math.min(10_000, (options.activityTimeoutSeconds * 1000) / 4));
+    const every = Math.max(250, Math.min(10_000, (Math.min(options.activityTimeoutSeconds * 1000, options.subscribeTimeoutMs) / 4)));
     this.sweeper = setInterval(() => this.sweep(), every);
     this.sweeper.unref();
   }
@@ -81,17 +91,24 @@ export class Hub {
     return this.connections.size;
   }
 
-  /** A new socket: refused when the process holds as many as it may, else greeted with its socket id. */
-  open(socket: Socket): string | null {
-    if (this.connections.size >= this.options.maxConnections) {
-      socket.send(frame('pusher:error', { code: PusherCode.overCapacity, message: 'Over capacity' }));
-      socket.close(PusherCode.overCapacity, 'Over capacity');
+  /**
+   * A new socket from `address`: refused when the process, or that address, holds as many as it may (4100: the
+   * client backs off and tries again), else greeted with its socket id.
+   */
+  open(socket: Socket, address = ''): string | null {
+    const fromAddress = this.perAddress.get(address) ?? 0;
+    if (this.connections.size >= this.options.maxConnections || fromAddress >= this.options.maxPerAddress) {
+      const message = fromAddress >= this.options.maxPerAddress ? 'Over capacity: too many connections from this address' : 'Over capacity';
+      socket.send(frame('pusher:error', { code: PusherCode.overCapacity, message }));
+      socket.close(PusherCode.overCapacity, message);
       return null;
     }
     let id: string;
     do id = `${randomInt(1, 2 ** 47)}.${randomInt(1, 2 ** 47)}`;
     while (this.connections.has(id));
-    this.connections.set(id, { id, socket, channels: new Set(), lastActivity: Date.now(), pingedAt: null });
+    const now = Date.now();
+    this.connections.set(id, { id, socket, address, openedAt: now, subscribed: false, channels: new Set(), lastActivity: now, pingedAt: null });
+    this.perAddress.set(address, fromAddress + 1);
     socket.send(frame('pusher:connection_established', { socket_id: id, activity_timeout: this.options.activityTimeoutSeconds }));
     return id;
   }
@@ -101,6 +118,9 @@ export class Hub {
     if (!connection) return;
     for (const channel of connection.channels) this.leave(connection, channel);
     this.connections.delete(socketId);
+    const left = (this.perAddress.get(connection.address) ?? 1) - 1;
+    if (left > 0) this.perAddress.set(connection.address, left);
+    else this.perAddress.delete(connection.address);
   }
 
   /** A text frame from a socket. */
@@ -188,6 +208,7 @@ export class Hub {
     if (!signatureMatches(this.options, connection.id, channel, data.auth)) {
       return refuse(PusherCode.unauthorized, 401, 'The connection is unauthorized: the signature does not match.');
     }
+    connection.subscribed = true;
     if (!connection.channels.has(channel)) {
       connection.channels.add(channel);
       let subscribers = this.channels.get(channel);
@@ -214,6 +235,12 @@ export class Hub {
     const now = Date.now();
     const quiet = this.options.activityTimeoutSeconds * 1000;
     for (const connection of [...this.connections.values()]) {
+      // Subscribing needs a signature only a signed-in user's session obtains: a socket without one is a stranger's.
+      if (!connection.subscribed && now - connection.openedAt > this.options.subscribeTimeoutMs) {
+        connection.socket.close(PusherCode.unauthorized, 'No channel subscribed in time');
+        this.closed(connection.id);
+        continue;
+      }
       if (connection.pingedAt !== null) {
         if (now - connection.pingedAt > Math.min(PONG_TIMEOUT_MS, quiet)) {
           connection.socket.close(PusherCode.pongNotReceived, 'Pong reply not received');

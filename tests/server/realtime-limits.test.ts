@@ -1,0 +1,53 @@
+// Strangers cannot take the realtime endpoint's slots (issue 27, defect 8): one address holds at most
+// REALTIME_MAX_PER_ADDRESS sockets, and a socket that subscribes to nothing within
+// REALTIME_SUBSCRIBE_TIMEOUT_SECONDS is closed (subscribing needs a signed-in session's signature).
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './helper';
+import { rawSocket } from './realtime-client';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startServer({ env: { REALTIME_MAX_PER_ADDRESS: '3', REALTIME_SUBSCRIBE_TIMEOUT_SECONDS: '1' } });
+});
+afterAll(() => server.close());
+
+/** A subscription as the server signs it for a signed-in user (the authorization endpoint's answer). */
+function signedSubscription(socketId: string, channel: string) {
+  const { key, secret } = server.ctx.config.realtime;
+  return { channel, auth: `${key}:${createHmac('sha256', secret).update(`${socketId}:${channel}`).digest('hex')}` };
+}
+
+describe('realtime limits', () => {
+  it('refuse a socket beyond the cap of its address with 4100, and take one again once a socket has closed', async () => {
+    const open = [await rawSocket(server), await rawSocket(server), await rawSocket(server)];
+    for (const socket of open) await socket.frame('pusher:connection_established');
+    const fourth = await rawSocket(server);
+    expect(await fourth.closed()).toEqual({ code: 4100, reason: 'Over capacity: too many connections from this address' });
+    open[0].ws.close();
+    await open[0].closed();
+    const again = await rawSocket(server);
+    await again.frame('pusher:connection_established');
+    for (const socket of [...open.slice(1), again]) {
+      socket.ws.close();
+      await socket.closed();
+    }
+  });
+
+  it('close a socket that subscribes to nothing in time with 4009, and keep one that subscribed', async () => {
+    const idle = await rawSocket(server);
+    const member = await rawSocket(server);
+    const established = await member.frame('pusher:connection_established');
+    const socketId = String(established.data.socket_id);
+    member.send('pusher:subscribe', signedSubscription(socketId, 'private-clinic.limits'));
+    await member.frame('pusher_internal:subscription_succeeded');
+
+    expect(await idle.closed(5000)).toEqual({ code: 4009, reason: 'No channel subscribed in time' });
+    // Well past the timeout, the subscribed socket still answers a ping.
+    await new Promise((wake) => setTimeout(wake, 1500));
+    member.send('pusher:ping', {});
+    await member.frame('pusher:pong');
+    member.ws.close();
+  });
+});
