@@ -60,6 +60,8 @@ export interface RealtimeConfig {
   maxPerAddress: number;
   /** A socket that subscribes to no channel this long after opening is closed (REALTIME_SUBSCRIBE_TIMEOUT_SECONDS). */
   subscribeTimeoutSeconds: number;
+  /** Addresses and networks the events API answers, straight and not through a proxy (REALTIME_EVENTS_API_FROM). */
+  eventsApiFrom: string[];
 }
 
 /**
@@ -138,6 +140,16 @@ function isProxyAddress(entry: string): boolean {
  * machine or a private network (server/http/client-address.ts); otherwise a comma-separated list of the
  * proxies' addresses or networks (`10.0.0.0/8,127.0.0.1`, or `loopback`).
  */
+/** REALTIME_EVENTS_API_FROM: a comma-separated list of addresses, networks (CIDR) or named ranges; loopback unless set. */
+function eventsApiFromOf(env: NodeJS.ProcessEnv): string[] {
+  const value = env.REALTIME_EVENTS_API_FROM?.trim();
+  if (!value) return ['loopback'];
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const wrong = entries.find((entry) => !isProxyAddress(entry));
+  if (wrong) throw new ConfigError(`REALTIME_EVENTS_API_FROM: "${wrong}" is no address, network or named range (loopback, linklocal, uniquelocal)`);
+  return entries;
+}
+
 function trustProxyOf(env: NodeJS.ProcessEnv): TrustProxy {
   const raw = (env.TRUST_PROXY ?? '').trim();
   if (raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
@@ -232,6 +244,7 @@ function realtimeConfig(env: NodeJS.ProcessEnv, key: string, secret: string): Re
     maxConnections: integer(env, 'REALTIME_MAX_CONNECTIONS', 20_000, 1, 1_000_000),
     maxPerAddress: integer(env, 'REALTIME_MAX_PER_ADDRESS', 500, 1, 1_000_000),
     subscribeTimeoutSeconds: integer(env, 'REALTIME_SUBSCRIBE_TIMEOUT_SECONDS', 30, 1, 3600),
+    eventsApiFrom: eventsApiFromOf(env),
   };
 }
 

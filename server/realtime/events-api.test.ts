@@ -3,7 +3,7 @@
 // it passes, and each part changed on its own (key, version, timestamp, body checksum, signature) is refused.
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PusherApiError, verifySignedRequest } from './events-api';
+import { eventsApiAllowed, PusherApiError, verifySignedRequest } from './events-api';
 
 const config = { key: 'app-key', secret: '6f1c9a2e7d4b8053a1e6c9f2d7b4a8e1' };
 const path = '/apps/macula/events';
@@ -67,5 +67,26 @@ describe('a signed events request', () => {
     expect(refusal(check({ ...query, auth_timestamp: String(NOW + 1) }))).toBe('Invalid signature');
     expect(refusal(check({ ...query, auth_signature: query.auth_signature.slice(0, -1) }))).toBe('Invalid signature');
     expect(refusal(check({ ...query, auth_signature: '' }))).toBe('Invalid signature');
+  });
+});
+
+describe('where the events API answers', () => {
+  const request = (remoteAddress: string, headers: Record<string, string> = {}) => ({ headers, socket: { remoteAddress } }) as never;
+
+  it('by default only straight from this machine, never through a proxy', () => {
+    const allowed = eventsApiAllowed(['loopback']);
+    expect(allowed(request('127.0.0.1'))).toBe(true);
+    expect(allowed(request('::1'))).toBe(true);
+    expect(allowed(request('203.0.113.5'))).toBe(false);
+    expect(allowed(request('10.0.0.7'))).toBe(false);
+    // nginx on the same machine passing /apps/ on: the proxy's headers give it away.
+    expect(allowed(request('127.0.0.1', { 'x-forwarded-for': '203.0.113.5' }))).toBe(false);
+    expect(allowed(request('127.0.0.1', { forwarded: 'for=203.0.113.5' }))).toBe(false);
+  });
+
+  it('from the networks the deployment names (REALTIME_EVENTS_API_FROM)', () => {
+    const allowed = eventsApiAllowed(['10.0.0.0/8']);
+    expect(allowed(request('10.1.2.3'))).toBe(true);
+    expect(allowed(request('127.0.0.1'))).toBe(false);
   });
 });

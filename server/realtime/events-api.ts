@@ -5,6 +5,7 @@
 // much. Outside the contract (it is Pusher's API, not ours), beside it on the same port.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import proxyAddr from 'proxy-addr';
 import type { RealtimeConfig } from '../config';
 import { EventTooLargeError, type FanOut } from './fanout';
 import type { PublishedEvent } from './hub';
@@ -82,9 +83,22 @@ function eventsOf(body: EventBody): PublishedEvent[] {
   });
 }
 
+/**
+ * Whether a request may use the events API: sent straight from an address the deployment names
+ * (REALTIME_EVENTS_API_FROM, loopback by default, where the server publishes to itself), not through a proxy
+ * (which adds Forwarded or X-Forwarded-For) — elsewhere the API answers 404 as if it were not there.
+ */
+export function eventsApiAllowed(from: readonly string[]): (request: Pick<FastifyRequest, 'headers' | 'socket'>) => boolean {
+  const trusted = proxyAddr.compile([...from]);
+  return (request) =>
+    request.headers['x-forwarded-for'] === undefined && request.headers.forwarded === undefined && trusted(request.socket.remoteAddress ?? '', 0);
+}
+
 export async function installEventsApi(app: FastifyInstance, config: RealtimeConfig, fanOut: () => FanOut): Promise<void> {
+  const allowed = eventsApiAllowed(config.eventsApiFrom);
   const answer = async (request: FastifyRequest<{ Params: { appId: string } }>, reply: FastifyReply, batch: boolean) => {
     try {
+      if (!allowed(request)) throw new PusherApiError(404, 'Not found');
       if (request.params.appId !== config.appId) throw new PusherApiError(404, 'Unknown app');
       const body = typeof request.body === 'string' ? request.body : '';
       verifySignedRequest(config, {

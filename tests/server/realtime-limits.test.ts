@@ -51,3 +51,22 @@ describe('realtime limits', () => {
     member.ws.close();
   });
 });
+
+describe('the events API', () => {
+  it('answers 404 to a request through a proxy, before it looks at the signature', async () => {
+    const { appId } = server.ctx.config.realtime;
+    const answer = await fetch(`${server.url}/apps/${appId}/events?auth_key=x`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.5' },
+      body: JSON.stringify({ name: 'x', channel: 'private-clinic.limits', data: '{}' }),
+    });
+    expect(answer.status).toBe(404);
+    // Straight from this machine the same request reaches the signature check.
+    const direct = await fetch(`${server.url}/apps/${appId}/events?auth_key=x`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'x', channel: 'private-clinic.limits', data: '{}' }),
+    });
+    expect(direct.status).toBe(401);
+  });
+});
