@@ -62,6 +62,8 @@ export interface RealtimeConfig {
   subscribeTimeoutSeconds: number;
   /** Addresses and networks the events API answers, straight and not through a proxy (REALTIME_EVENTS_API_FROM). */
   eventsApiFrom: string[];
+  /** How often each process closes the sockets whose session has ended (REALTIME_SESSION_CHECK_SECONDS). */
+  sessionCheckSeconds: number;
 }
 
 /**
@@ -245,6 +247,7 @@ function realtimeConfig(env: NodeJS.ProcessEnv, key: string, secret: string): Re
     maxPerAddress: integer(env, 'REALTIME_MAX_PER_ADDRESS', 500, 1, 1_000_000),
     subscribeTimeoutSeconds: integer(env, 'REALTIME_SUBSCRIBE_TIMEOUT_SECONDS', 30, 1, 3600),
     eventsApiFrom: eventsApiFromOf(env),
+    sessionCheckSeconds: integer(env, 'REALTIME_SESSION_CHECK_SECONDS', 5, 1, 300),
   };
 }
 

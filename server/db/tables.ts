@@ -48,6 +48,13 @@ export interface UsersTable {
   updated_at: UpdatedAt;
 }
 
+/** Which session had a realtime socket's subscriptions signed: the socket closes when that session ends. */
+export interface RealtimeBindingsTable {
+  socket_id: string;
+  session_id: string;
+  created_at: CreatedAt;
+}
+
 export interface AuthSessionsTable {
   id: Generated<string>;
   user_id: string;
@@ -344,6 +351,7 @@ export interface Tables {
   clinics: ClinicsTable;
   users: UsersTable;
   auth_sessions: AuthSessionsTable;
+  realtime_bindings: RealtimeBindingsTable;
   user_tokens: UserTokensTable;
   throttles: ThrottlesTable;
   security_settings: SecuritySettingsTable;

@@ -30,6 +30,12 @@ export function realtimeHandlers(ctx: AppContext): Handlers {
       });
       throw new HttpError(403, 'realtime.channel_forbidden', 'realtime.channel_forbidden');
     }
+    // The socket closes when this session ends (logout, deactivation, a new password or address): server/realtime/endpoint.ts.
+    await ctx.db
+      .insertInto('realtime_bindings')
+      .values({ socket_id: socketId, session_id: auth.sessionId })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
     const answer: BroadcastingAuthResponse = {
       auth: channelSignature(ctx.config.realtime.key, ctx.config.realtime.secret, socketId, channelName),
     };

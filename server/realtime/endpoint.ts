@@ -13,6 +13,8 @@ import { clientAddress } from '../http/client-address';
 const SOCKET_PATH = /^(?:\/api)?\/app\/([^/]+)$/;
 /** A client that reads slower than events come is closed (it reconnects and refetches) rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Socket ids per query of the session check. */
+const SESSION_CHECK_CHUNK = 1000;
 
 export { EVENTS_ROUTES };
 
@@ -58,6 +60,8 @@ export async function installRealtime(app: FastifyInstance, ctx: AppContext): Pr
     : localFanOut(deliver);
   await installEventsApi(app, config, () => fanOut);
 
+  // Sockets closed since the last session check, whose bindings it deletes.
+  const gone: string[] = [];
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 10 * 1024, perMessageDeflate: false });
   app.server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
@@ -93,11 +97,43 @@ export async function installRealtime(app: FastifyInstance, ctx: AppContext): Pr
         if (isBinary) return ws.send(frame('pusher:error', { code: null, message: 'Binary frames are not part of the protocol' }));
         hub.receive(id, data.toString());
       });
-      ws.on('close', () => hub.closed(id));
+      ws.on('close', () => {
+        hub.closed(id);
+        gone.push(id);
+      });
     });
   });
 
+  // A socket lives no longer than the session that had its subscriptions signed (issue 27, defect 8): logout,
+  // deactivation, a new password or e-mail address, a forced reset and expiry all end sessions in the database,
+  // in any process of a fleet; each process checks its own sockets against them.
+  let checking = false;
+  const checkSessions = async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      const ids = hub.socketIds();
+      for (let start = 0; start < ids.length; start += SESSION_CHECK_CHUNK) {
+        const ended = await ctx.db
+          .selectFrom('realtime_bindings as b')
+          .innerJoin('auth_sessions as s', 's.id', 'b.session_id')
+          .select('b.socket_id')
+          .distinct()
+          .where('b.socket_id', 'in', ids.slice(start, start + SESSION_CHECK_CHUNK))
+          .where((eb) => eb.or([eb('s.ended_at', 'is not', null), eb('s.expires_at', '<=', ctx.clock.now())]))
+          .execute();
+        for (const { socket_id } of ended) hub.end(socket_id, PusherCode.unauthorized, 'The session has ended');
+      }
+      while (gone.length) await ctx.db.deleteFrom('realtime_bindings').where('socket_id', 'in', gone.splice(0, SESSION_CHECK_CHUNK)).execute();
+    } finally {
+      checking = false;
+    }
+  };
+  const sessionCheck = setInterval(() => void checkSessions().catch((error: unknown) => log('realtime: session check failed', error)), config.sessionCheckSeconds * 1000);
+  sessionCheck.unref();
+
   app.addHook('preClose', async () => {
+    clearInterval(sessionCheck);
     await publisher.settled();
     hub.closeAll('The server is restarting');
     sockets.close();

@@ -123,6 +123,19 @@ export class Hub {
     else this.perAddress.delete(connection.address);
   }
 
+  /** The ids of this process's sockets. */
+  socketIds(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  /** Closes one socket with a protocol code, e.g. 4009 when the session that signed its subscriptions ended. */
+  end(socketId: string, code: number, reason: string): void {
+    const connection = this.connections.get(socketId);
+    if (!connection) return;
+    connection.socket.close(code, reason);
+    this.closed(socketId);
+  }
+
   /** A text frame from a socket. */
   receive(socketId: string, text: string): void {
     const connection = this.connections.get(socketId);

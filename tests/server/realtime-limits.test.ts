@@ -1,15 +1,17 @@
 // Strangers cannot take the realtime endpoint's slots (issue 27, defect 8): one address holds at most
 // REALTIME_MAX_PER_ADDRESS sockets, and a socket that subscribes to nothing within
-// REALTIME_SUBSCRIBE_TIMEOUT_SECONDS is closed (subscribing needs a signed-in session's signature).
+// REALTIME_SUBSCRIBE_TIMEOUT_SECONDS is closed (subscribing needs a signed-in session's signature); a socket closes
+// when the session that signed its subscriptions ends; the signed events API answers only straight from loopback.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClinic, createUser, signIn } from './fixtures';
 import { startServer, type TestServer } from './helper';
 import { rawSocket } from './realtime-client';
 
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer({ env: { REALTIME_MAX_PER_ADDRESS: '3', REALTIME_SUBSCRIBE_TIMEOUT_SECONDS: '1' } });
+  server = await startServer({ env: { REALTIME_MAX_PER_ADDRESS: '3', REALTIME_SUBSCRIBE_TIMEOUT_SECONDS: '1', REALTIME_SESSION_CHECK_SECONDS: '1' } });
 });
 afterAll(() => server.close());
 
@@ -68,5 +70,35 @@ describe('the events API', () => {
       body: JSON.stringify({ name: 'x', channel: 'private-clinic.limits', data: '{}' }),
     });
     expect(direct.status).toBe(401);
+  });
+});
+
+describe('a socket and its session', () => {
+  it('closes with 4009 once the session that signed its subscriptions ends (logout), within the check interval', async () => {
+    const clinicId = await createClinic(server.db, 'Session Clinic');
+    const user = await createUser(server.db, { clinicId, role: 'clinic_nurses' });
+    const token = await signIn(server, user.email);
+    const other = await signIn(server, user.email);
+    const socket = await rawSocket(server);
+    const socketId = String((await socket.frame('pusher:connection_established')).data.socket_id);
+    const signed = await server.call<{ auth: string }>('POST', '/broadcasting/auth', {
+      token,
+      body: new URLSearchParams({ socket_id: socketId, channel_name: `private-user.${user.id}` }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(signed.status).toBe(200);
+    socket.send('pusher:subscribe', { channel: `private-user.${user.id}`, auth: signed.body.auth });
+    await socket.frame('pusher_internal:subscription_succeeded');
+
+    // Another session of the same user ending leaves this socket alone.
+    expect((await server.call('POST', '/logout', { token: other })).status).toBe(200);
+    await new Promise((wake) => setTimeout(wake, 1500));
+    expect(socket.ws.readyState).toBe(socket.ws.OPEN);
+
+    expect((await server.call('POST', '/logout', { token })).status).toBe(200);
+    expect(await socket.closed(5000)).toEqual({ code: 4009, reason: 'The session has ended' });
+    // Its binding is gone with it.
+    await new Promise((wake) => setTimeout(wake, 1500));
+    expect(await server.db.selectFrom('realtime_bindings').selectAll().where('socket_id', '=', socketId).execute()).toEqual([]);
   });
 });
