@@ -57,7 +57,7 @@ export const updateClinicSettingsResponse = zod.object({
 })
 
 /**
- * **Addition** (issue 27). Saves nothing. Counts the active accounts whose password the given renewal rules would make overdue at once (their age is beyond the new renewal), and says whether the calling IT admin's is among them. Saving such rules gives these passwords a grace period of 7 days (`graceUntil`) before their owners must change them; the SPA shows this before saving.
+ * **Addition.** Saves nothing (issue 27). Counts the active accounts whose password the given renewal rules would make overdue at once (their age is beyond the new renewal), and says whether the calling IT admin's is among them. Saving such rules gives these passwords a grace period of 7 days (`graceUntil`) before their owners must change them; the SPA shows this before saving.
  * @summary What new security settings would do to passwords now
  */
 export const previewClinicSettingsBodyPasswordRenewalIntervalMax = 1000;export const previewClinicSettingsBodyUsersMax = 1000;export const previewClinicSettingsBodyLogoutTimeIntervalMax = 1000;
