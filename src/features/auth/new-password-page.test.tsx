@@ -11,6 +11,7 @@ import {
 } from '@generated/hooks/profile/profile.msw';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import { act } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HomeRedirect } from '@/app/home-redirect';
 import { navigation } from '@/lib/api-client';
@@ -200,6 +201,30 @@ describe('NewPasswordPage when the clinic requires a new password', () => {
       (queryClient.getQueryData(getGetProfileQueryKey()) as { data: { passwordChangeRequired: unknown } }).data
         .passwordChangeRequired,
     ).toBeNull();
+  });
+
+  it('the language chosen there applies at once and asks nothing of the server', async () => {
+    localStorage.setItem('token', 'abc');
+    const expired = forcedProfile();
+    expired.data.passwordChangeRequired = 'expired';
+    const posts: string[] = [];
+    server.use(
+      getGetProfileMockHandler(expired),
+      http.post('*', ({ request }) => {
+        posts.push(new URL(request.url).pathname);
+        return HttpResponse.json({ status: 'Error', message: 'not expected' }, { status: 500 });
+      }),
+    );
+    const { container } = await render('/new-password');
+    await waitFor(() => expect(container.textContent).toContain('Your password has expired.'));
+    const select = container.querySelector<HTMLSelectElement>('.mp-language-switch select')!;
+    await act(async () => {
+      select.value = 'de';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await waitFor(() => expect(container.textContent).toContain('Ihr Passwort ist abgelaufen.'));
+    getByLabel(container, 'Neues Passwort');
+    expect(posts).toEqual([]);
   });
 
   it('an expired password just signed in with is not asked again; when the server asks (422), the field appears with its error', async () => {
