@@ -565,3 +565,73 @@ describe('clinical invariants: the laser', () => {
     expect(found.params).toEqual({ count: 1, maxFactor: 1 });
   });
 });
+
+// Edges the mutation run (issue 26) found untested: each test below fails on a mutant that survived before.
+describe('plan invariants at their edges', () => {
+  it('refuse a zone centre off each side of the image, and take one on its very edge', () => {
+    const onhAt = (x: number, y: number) => plan({ exclusionZones: { faz, onh: { ...onh, center: { x, y } } } });
+    for (const [x, y] of [
+      [-1, 740],
+      [1200, -1],
+      [field.width + 1, 740],
+      [1200, field.height + 1],
+    ]) {
+      expect(codes(onhAt(x, y)), `${x}, ${y}`).toContain('plan.zone_outside_image');
+    }
+    for (const [x, y] of [
+      [0, 0],
+      [field.width, field.height],
+    ]) {
+      expect(codes(onhAt(x, y)), `${x}, ${y}`).not.toContain('plan.zone_outside_image');
+    }
+  });
+
+  /**
+   * Two treated spots of the plan moved to (xUm, yUm) 6 mm (30 pitches) away from the others, which stay treated:
+   * with the whole plan the check's hash table is large, and a cell the search skips is not found by a collision.
+   */
+  function pairAt(first: [number, number], second: [number, number], order: 'first' | 'last' = 'first') {
+    const base = plan();
+    const moved = [first, second].map(([xUm, yUm], k) => ({ ...base.spots[k], xUm: xUm + 6000, yUm: yUm + 6000 }));
+    const rest = base.spots.slice(2);
+    return checkPlan({ ...base, spots: order === 'first' ? [...moved, ...rest] : [...rest, ...moved] }, { field, powers: false }).find(
+      (candidate) => candidate.code === 'plan.spacing_below_setting',
+    );
+  }
+
+  it('find two treated spots closer than the pitch in every direction, naming both, the pitch to 0.1 µm', () => {
+    const pitch = gridPitchUm(settings); // 200 µm
+    // Across a cell boundary to the left and right, above and below, and diagonally; the pair first or last in the plan.
+    for (const [first, second] of [
+      [[pitch * 3 - 1, 0], [pitch * 3 + 1, 0]],
+      [[0, pitch * 3 - 1], [0, pitch * 3 + 1]],
+      [[pitch * 3 - 1, pitch * 3 - 1], [pitch * 3 + 1, pitch * 3 + 1]],
+      [[pitch * 3 - 1, pitch * 3 + 1], [pitch * 3 + 1, pitch * 3 - 1]],
+      [[10, 20], [10, 20 + pitch / 2]],
+    ] as [[number, number], [number, number]][]) {
+      for (const order of ['first', 'last'] as const) {
+        const found = pairAt(first, second, order);
+        expect(found, `${first} ${second} ${order}`).toBeDefined();
+        expect(found!.params, `${first} ${second} ${order}`).toEqual({ count: 2, minimumUm: 200 });
+        expect(found!.spotIds).toHaveLength(2);
+      }
+    }
+    expect(pairAt([0, 0], [pitch * 1.001, 0])).toBeUndefined();
+    // The figure is the pitch to 0.1 µm: spots of 100 µm √3 apart.
+    const odd = { ...settings, spacing: Math.sqrt(3) };
+    const base = plan();
+    const spots = [base.spots[0], { ...base.spots[1], xUm: base.spots[0].xUm + 10, yUm: base.spots[0].yUm }];
+    const found = checkPlan({ ...base, gridSettings: odd, spots }, { field, powers: false }).find((candidate) => candidate.code === 'plan.spacing_below_setting');
+    expect(found!.params.minimumUm).toBe(173.2);
+  });
+
+  it('take a laser exactly at the ends of the device\'s ranges', () => {
+    const atEnds = (laser: Partial<PlanLaser>, profile = PROFILE) => codes(plan({ laser: { ...MICROPULSE, ...laser } }), { profile });
+    const laserCodes = ['plan.spot_size_not_offered', 'plan.pulse_out_of_range', 'plan.duty_cycle_out_of_range'];
+    const exactSpot: LaserProfile = { ...PROFILE, spotSizeUm: { min: 100, max: 100 } };
+    expect(atEnds({}, exactSpot).filter((code) => laserCodes.includes(code))).toEqual([]);
+    expect(atEnds({ pulseDurationMs: 5 }).filter((code) => laserCodes.includes(code))).toEqual([]);
+    expect(atEnds({ dutyCyclePercent: 2 }).filter((code) => laserCodes.includes(code))).toEqual([]);
+    expect(atEnds({ dutyCyclePercent: 15 }).filter((code) => laserCodes.includes(code))).toEqual([]);
+  });
+});
