@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createRaster } from '../fundus/raster';
 import { brightnessModel, brightnessOutlier, DEFAULT_POWER_BOUNDS, DEFAULT_POWER_LIMITS, footprintBrightness, lumaMap, median, ordinaryRange, powerFactor, spotPowerMw, type PowerBounds } from './brightness';
 import { clinicLimits, spotAreaCm2, type ClinicalLimits, type LaserProfile } from './clinical-limits';
-import { proposeExclusionZones, zoneOf, type ExclusionZone } from './exclusion-zones';
-import { retinaFrame } from './frames';
+import { ellipseOutline } from './ellipse';
+import { proposeExclusionZones, zoneInRetina, zoneOf, type ExclusionZone } from './exclusion-zones';
+import { imagePoint, retinaFrame, toRetina } from './frames';
 import { gridPitchUm, gridSurroundings, latticeIndices, layOutGrid, spotId, TooManySpotsError, unknownSpotIds, type GridSettings, type ImagedField } from './macula-grid';
 import { adaptPowers, recomputePlan, withDose } from './plan';
 import { checkPlan, PLAN_PROBLEM_PARAMS, type CheckedPlan, type PlanLaser, type PlanProblem, type PlanProblemCode } from './plan-invariants';
@@ -633,5 +634,38 @@ describe('plan invariants at their edges', () => {
     expect(atEnds({ pulseDurationMs: 5 }).filter((code) => laserCodes.includes(code))).toEqual([]);
     expect(atEnds({ dutyCyclePercent: 2 }).filter((code) => laserCodes.includes(code))).toEqual([]);
     expect(atEnds({ dutyCyclePercent: 15 }).filter((code) => laserCodes.includes(code))).toEqual([]);
+  });
+});
+
+describe('the ONH zone around the disc, at its edges', () => {
+  const p = landmarksPlan('OD', { x: 2952, y: 1950 });
+  const disc = p.opticDisc!;
+  const at = (dx: number, dy: number, shape: { rx: number; ry: number; rotationDeg?: number } = { rx: 1500, ry: 1500 }) =>
+    zoneOf('ONH', { center: { x: disc.center.x + dx, y: disc.center.y + dy }, radiusXPx: shape.rx / 5, radiusYPx: shape.ry / 5, rotationDeg: shape.rotationDeg }, p.scale);
+  const coverOf = (onh: ExclusionZone) => anatomy({ ...p, exclusionZones: { ...p.exclusionZones, onh } }).find((found) => found.code === 'plan.disc_not_covered');
+
+  it('finds the side a shifted zone leaves open, whichever side it is, and the margin it keeps there', () => {
+    // A 1500 µm zone 40 px (200 µm) off the disc's centre keeps 1500 − 200 − 800 = 500 µm on the near side.
+    for (const [dx, dy] of [
+      [-40, 0],
+      [40, 0],
+      [0, -40],
+      [0, 40],
+    ]) {
+      const found = coverOf(at(dx, dy));
+      expect(found, `${dx}, ${dy}`).toBeDefined();
+      expect(found!.params.coveredUm, `${dx}, ${dy}`).toBeGreaterThanOrEqual(499);
+      expect(found!.params.coveredUm, `${dx}, ${dy}`).toBeLessThanOrEqual(500);
+    }
+  });
+
+  it('measures the margin a rotated ellipse keeps against the points of its own outline', () => {
+    const onh = at(-30, 10, { rx: 1700, ry: 1250, rotationDeg: 35 });
+    const frame = retinaFrame(p.fovea, p.scale.umPerPixel);
+    const centre = toRetina(frame, imagePoint(disc.center.x, disc.center.y));
+    const nearest = Math.min(...ellipseOutline(zoneInRetina(onh, frame), 256).map(({ x, y }) => Math.hypot(x - centre.xUm, y - centre.yUm)));
+    const found = coverOf(onh);
+    expect(found!.params.coveredUm).toBe(Math.max(0, Math.floor(nearest - 800)));
+    expect(found!.params.coveredUm).toBeGreaterThan(0);
   });
 });
