@@ -17,6 +17,7 @@ const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
   [paths.auth.resetPassword.path]: (t) => t('auth:resetPassword.title'),
   [paths.auth.newPassword.path]: (t) => t('auth:newPassword.title'),
   [paths.auth.approveAccount.path]: (t) => t('auth:approveAccount.title'),
+  [paths.auth.confirmEmail.path]: (t) => t('auth:confirmEmail.title'),
   [paths.errors.unauthorized.path]: (t) => t('errors:unauthorized.title'),
   [paths.errors.forbidden.path]: (t) => t('errors:forbidden.title'),
   ...Object.fromEntries(

@@ -5,7 +5,7 @@ import { clinicLimits, spotAreaCm2, type ClinicalLimits, type LaserProfile } fro
 import { ellipseOutline } from './ellipse';
 import { proposeExclusionZones, zoneInRetina, zoneOf, type ExclusionZone } from './exclusion-zones';
 import { imagePoint, retinaFrame, toRetina } from './frames';
-import { gridPitchUm, gridSurroundings, latticeIndices, layOutGrid, spotId, TooManySpotsError, unknownSpotIds, type GridSettings, type ImagedField } from './macula-grid';
+import { gridPitchUm, gridSurroundings, latticeIndices, layOutGrid, MAX_SPOTS, spotId, TooManySpotsError, unknownSpotIds, type GridSettings, type ImagedField } from './macula-grid';
 import { adaptPowers, recomputePlan, withDose } from './plan';
 import { checkPlan, PLAN_PROBLEM_PARAMS, type CheckedPlan, type PlanLaser, type PlanProblem, type PlanProblemCode } from './plan-invariants';
 
@@ -667,5 +667,27 @@ describe('the ONH zone around the disc, at its edges', () => {
     const found = coverOf(onh);
     expect(found!.params.coveredUm).toBe(Math.max(0, Math.floor(nearest - 800)));
     expect(found!.params.coveredUm).toBeGreaterThan(0);
+  });
+});
+
+describe('plans without a grid, or with too many spots', () => {
+  it('refuse spots without grid settings, and a plan to pack without any', () => {
+    const p = plan();
+    expect(problem({ ...p, gridSettings: null }, 'plan.spot_count_mismatch').params).toEqual({ count: 0, expected: 0, actual: p.spots.length });
+    const empty = { ...p, gridSettings: null, spots: [] };
+    expect(codes(empty)).toContain('plan.no_spots');
+    expect(codes(empty, { packing: false })).not.toContain('plan.no_spots');
+  });
+
+  it('refuse more spots than a parameter set holds, laid out or drawn', () => {
+    const p = plan();
+    const many = Array.from({ length: MAX_SPOTS + 1 }, (_, k) => ({ ...p.spots[k % p.spots.length], id: k }));
+    expect(problem({ ...p, spots: many }, 'plan.too_many_spots').params).toEqual({ count: 0, max: MAX_SPOTS });
+    // Grid settings whose layout would exceed it, with the plan's own spots.
+    const crowded = { ...settings, spotSizeUm: 50, spacing: 0.5, outerRadiusUm: 6000 };
+    expect(problem({ ...p, gridSettings: crowded }, 'plan.too_many_spots').params).toEqual({ count: 0, max: MAX_SPOTS });
+    // Exactly as many as it holds is no such problem.
+    const full = Array.from({ length: MAX_SPOTS }, (_, k) => ({ ...p.spots[k % p.spots.length], id: k }));
+    expect(codes({ ...p, spots: full })).not.toContain('plan.too_many_spots');
   });
 });
