@@ -5,7 +5,7 @@ import { clinicLimits, spotAreaCm2, type ClinicalLimits, type LaserProfile } fro
 import { ellipseOutline } from './ellipse';
 import { proposeExclusionZones, zoneInRetina, zoneOf, type ExclusionZone } from './exclusion-zones';
 import { imagePoint, retinaFrame, toRetina } from './frames';
-import { gridPitchUm, gridSurroundings, latticeIndices, layOutGrid, MAX_SPOTS, spotId, TooManySpotsError, unknownSpotIds, type GridSettings, type ImagedField } from './macula-grid';
+import { gridPitchUm, gridSurroundings, latticeIndices, layOutGrid, MAX_SPOTS, spotId, TooManySpotsError, unknownSpotIds, withinField, withinRing, type GridSettings, type ImagedField } from './macula-grid';
 import { adaptPowers, recomputePlan, withDose } from './plan';
 import { checkPlan, PLAN_PROBLEM_PARAMS, type CheckedPlan, type PlanLaser, type PlanProblem, type PlanProblemCode } from './plan-invariants';
 
@@ -689,5 +689,33 @@ describe('plans without a grid, or with too many spots', () => {
     // Exactly as many as it holds is no such problem.
     const full = Array.from({ length: MAX_SPOTS }, (_, k) => ({ ...p.spots[k % p.spots.length], id: k }));
     expect(codes({ ...p, spots: full })).not.toContain('plan.too_many_spots');
+  });
+});
+
+describe('the grid at its edges', () => {
+  it('gives lattice indices for every id of the lattice and none beyond it', () => {
+    expect(latticeIndices(0)).toEqual({ i: -1024, j: -1024 });
+    expect(latticeIndices(spotId(1023, 1023))).toEqual({ i: 1023, j: 1023 });
+    expect(latticeIndices(2048 * 2048)).toBeNull();
+    expect(latticeIndices(0.5)).toBeNull();
+  });
+
+  it('counts a spot whose edge lies exactly on the image\'s or the aperture\'s edge as inside', () => {
+    const bare: ImagedField = { width: 2000, height: 1000, aperture: null };
+    expect(withinField(bare, 10, 10, 10)).toBe(true);
+    expect(withinField(bare, 1990, 990, 10)).toBe(true);
+    expect(withinField(bare, 9.5, 500, 10)).toBe(false);
+    expect(withinField(bare, 500, 990.5, 10)).toBe(false);
+    const round: ImagedField = { width: 2000, height: 1000, aperture: { center: { x: 1000, y: 500 }, radiusPx: 400 } };
+    expect(withinField(round, 1000 + 390, 500, 10)).toBe(true);
+    expect(withinField(round, 1000 + 390.5, 500, 10)).toBe(false);
+  });
+
+  it('counts a spot whose edge lies exactly on the ring\'s edges as inside', () => {
+    const ring: GridSettings = { ...settings, innerRadiusUm: 600, outerRadiusUm: 3000 };
+    expect(withinRing(ring, 650, 0)).toBe(true);
+    expect(withinRing(ring, 2950, 0)).toBe(true);
+    expect(withinRing(ring, 649, 0)).toBe(false);
+    expect(withinRing(ring, 2951, 0)).toBe(false);
   });
 });
