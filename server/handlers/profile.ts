@@ -13,7 +13,8 @@ import { confirmPassword } from '../security/throttle';
 import { notifyPasswordChanged } from '../services/account-notices';
 import { audit } from '../services/audit';
 import { readAvatarUpload, type AvatarUpload } from '../services/avatars';
-import { emailInUse, emailTakenError, requestEmailChange } from '../services/email-change';
+import { requestEmailChange } from '../services/email-change';
+import { emailTaken, emailTakenError, isUniqueViolation } from '../services/users';
 import { revokeOpenLinks } from '../services/user-tokens';
 import { assertNewPassword, clinicUser, endUserSessions, loadProfile } from '../services/sessions';
 import { removeUnreferenced } from '../storage';
@@ -25,10 +26,6 @@ const FRESH_SIGN_IN_MS = 15 * 60 * 1000;
 type ProfileFormBody = Omit<ProfileForm, 'avatar'> & { avatar?: unknown };
 
 const PROFILE_FIELDS = ['firstName', 'lastName', 'physicianName', 'email', 'lang', 'avatar', 'removeAvatar'] as const;
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
 
 export function profileHandlers(ctx: AppContext): Handlers {
   const getProfile: Handler = async (request) => {
@@ -63,7 +60,7 @@ export function profileHandlers(ctx: AppContext): Handlers {
       const email = body.email.trim();
       if (!email) errors.email = ['validation.email'];
       else if (email.toLowerCase() !== user.email.toLowerCase()) {
-        if (await emailInUse(ctx.db, email, user.id)) throw emailTakenError();
+        if (await emailTaken(ctx.db, email, user.id)) throw emailTakenError();
         newEmail = email;
       } else if (email !== user.email) {
         changes.email = email; // only the spelling of the same address

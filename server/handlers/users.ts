@@ -17,6 +17,7 @@ import { requestEmailChange } from '../services/email-change';
 import { expireInvites, issueInvite } from '../services/invites';
 import {
   emailTaken,
+  emailTakenError,
   findStaff,
   isUniqueViolation,
   listStaff,
@@ -34,7 +35,6 @@ import { announce, event } from '../realtime/announce';
 
 type Form = Record<string, unknown>;
 
-const emailTakenError = () => new HttpError(409, 'user.email_taken', 'user.email_taken', {}, { email: ['user.email_taken'] });
 
 function caller(request: FastifyRequest) {
   if (!request.auth) throw unauthorized();

@@ -11,6 +11,9 @@ const WHEN: Record<Lang, Intl.DateTimeFormat> = {
   de: new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
 };
 
+/** A point in time as the notices write it, in the reader's language: "27 November 2026 at 10:00 UTC". */
+export const noticeTime = (lang: Lang, at: Date) => `${WHEN[lang].format(at)} UTC`;
+
 /** The e-mail telling the user that their password was changed (by them, or through a reset link), and what to do if not. */
 async function passwordChangedNotice(ctx: AppContext, userId: string): Promise<MailMessage | null> {
   const user = await ctx.db
@@ -25,7 +28,7 @@ async function passwordChangedNotice(ctx: AppContext, userId: string): Promise<M
     name: `${user.first_name} ${user.last_name}`.trim(),
     email: user.email,
     clinic: user.clinic,
-    when: `${WHEN[lang].format(ctx.clock.now())} UTC`,
+    when: noticeTime(lang, ctx.clock.now()),
     reset: `${ctx.config.publicUrl}/reset-password`,
   };
   return { to: user.email, subject: translate(lang, 'mail.password_changed.subject', params), text: translate(lang, 'mail.password_changed.body', params) };
@@ -62,7 +65,7 @@ async function itAdminGrantNotices(ctx: AppContext, { userId, grantedBy, clinicI
   const now = ctx.clock.now();
   const message = (reader: Reader, key: 'it_admin_granted' | 'it_admin_granted_other') => {
     const lang: Lang = reader.lang === 'de' ? 'de' : 'en';
-    const params = { name: nameOf(reader), user: `${nameOf(user)} (${user.email})`, by: nameOf(actor), clinic: clinic.name, when: `${WHEN[lang].format(now)} UTC` };
+    const params = { name: nameOf(reader), user: `${nameOf(user)} (${user.email})`, by: nameOf(actor), clinic: clinic.name, when: noticeTime(lang, now) };
     return { to: reader.email, subject: translate(lang, `mail.${key}.subject`, params), text: translate(lang, `mail.${key}.body`, params) };
   };
   const others = people.filter((person) => person.role === 'clinic_it_admins' && person.status === 'active' && person.id !== userId && person.id !== grantedBy);

@@ -9,9 +9,11 @@ import type { Database } from '../db/tables';
 import { HttpError } from '../http/errors';
 import { translate, type Lang, type MessageKey } from '../i18n';
 import { hashToken, newToken } from '../security/tokens';
+import { noticeTime } from './account-notices';
 import { audit } from './audit';
 import { endUserSessions } from './sessions';
 import { consumeLink, revokeOpenLinks } from './user-tokens';
+import { emailTaken, emailTakenError, isUniqueViolation } from './users';
 
 /** How long a confirmation link works: the new mailbox may be read the next morning. */
 export const EMAIL_LINK_MS = 24 * 60 * 60 * 1000;
@@ -20,24 +22,6 @@ export const EMAIL_LINK_MS = 24 * 60 * 60 * 1000;
 const CONFIRMABLE = ['active', 'deactivated'] as const;
 
 export const emailLinkInvalid = () => new HttpError(404, 'email_change.invalid_token', 'email_change.invalid_token');
-export const emailTakenError = () => new HttpError(409, 'user.email_taken', 'user.email_taken', {}, { email: ['user.email_taken'] });
-
-const WHEN: Record<Lang, Intl.DateTimeFormat> = {
-  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
-  de: new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }),
-};
-
-/** True when another account already uses the address (any spelling). */
-export async function emailInUse(db: Database, email: string, exceptUserId: string): Promise<boolean> {
-  const other = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
-    .where('id', '!=', exceptUserId)
-    .executeTakeFirst();
-  return other !== undefined;
-}
-
 interface Owner {
   email: string;
   first_name: string;
@@ -64,7 +48,7 @@ function mail(owner: Owner, to: string, key: 'email_confirm' | 'email_change_req
   };
 }
 
-const whenIn = (owner: Owner, at: Date) => `${WHEN[owner.lang === 'de' ? 'de' : 'en'].format(at)} UTC`;
+const whenIn = (owner: Owner, at: Date) => noticeTime(owner.lang === 'de' ? 'de' : 'en', at);
 
 /**
  * Asks the owner to confirm `newEmail`: an earlier open request is revoked, the link goes to the new address
@@ -128,26 +112,32 @@ export async function findEmailLink(ctx: AppContext, token: string) {
 export async function confirmEmailChange(ctx: AppContext, request: FastifyRequest, token: string): Promise<void> {
   const link = await findEmailLink(ctx, token);
   if (!link) throw emailLinkInvalid();
-  if (await emailInUse(ctx.db, link.newEmail, link.userId)) throw emailTakenError();
+  if (await emailTaken(ctx.db, link.newEmail, link.userId)) throw emailTakenError();
   const owner = await ownerOf(ctx.db, link.userId);
   const now = ctx.clock.now();
-  const used = await ctx.db.transaction().execute(async (tx) => {
-    if (!(await consumeLink(tx, link.tokenId, now))) return false;
-    await tx.updateTable('users').set({ email: link.newEmail, updated_at: now }).where('id', '=', link.userId).execute();
-    await endUserSessions(tx, link.userId, 'email_changed', now);
-    // A reset link mailed to the old address must not open the account afterwards.
-    await revokeOpenLinks(tx, [link.userId], now, 'reset');
-    await audit(tx, request, {
-      action: 'email_change.confirmed',
-      outcome: 'success',
-      clinicId: link.clinic_id,
-      actorId: link.userId,
-      actorRole: link.role,
-      targetType: 'user',
-      targetId: link.userId,
+  // Another account may take the address between the check above and the update: the unique index says so.
+  const used = await ctx.db
+    .transaction()
+    .execute(async (tx) => {
+      if (!(await consumeLink(tx, link.tokenId, now))) return false;
+      await tx.updateTable('users').set({ email: link.newEmail, updated_at: now }).where('id', '=', link.userId).execute();
+      await endUserSessions(tx, link.userId, 'email_changed', now);
+      // A reset link mailed to the old address must not open the account afterwards.
+      await revokeOpenLinks(tx, [link.userId], now, 'reset');
+      await audit(tx, request, {
+        action: 'email_change.confirmed',
+        outcome: 'success',
+        clinicId: link.clinic_id,
+        actorId: link.userId,
+        actorRole: link.role,
+        targetType: 'user',
+        targetId: link.userId,
+      });
+      return true;
+    })
+    .catch((error: unknown) => {
+      throw isUniqueViolation(error) ? emailTakenError() : error;
     });
-    return true;
-  });
   if (!used) throw emailLinkInvalid();
   if (owner) {
     void ctx.mailer

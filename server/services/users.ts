@@ -8,6 +8,7 @@ import type { UserStatus } from '../../generated/model/userStatus';
 import type { InviteStatus } from '../../generated/model/inviteStatus';
 import type { PasswordStrength } from '../../generated/model/passwordStrength';
 import { containsPattern } from '../db/listing';
+import { HttpError } from '../http/errors';
 import { HIDDEN_STATUSES } from '../../src/domain/staff/lifecycle';
 import type { Database, UserRow } from '../db/tables';
 import { DEFAULT_POLICY, nextPasswordChange, policyOf, type UserPolicy } from '../security/policy';
@@ -159,6 +160,9 @@ export const isUniqueViolation = (error: unknown): boolean =>
   !!error && typeof error === 'object' && (error as { code?: unknown }).code === '23505';
 
 /** Whether an address already belongs to an account (any clinic: the address is the sign-in name). */
+/** The 409 of an address another account uses (any spelling), named on the e-mail field. */
+export const emailTakenError = () => new HttpError(409, 'user.email_taken', 'user.email_taken', {}, { email: ['user.email_taken'] });
+
 export async function emailTaken(db: Database, email: string, exceptUserId?: string): Promise<boolean> {
   let query = db.selectFrom('users').select('id').where(sql<SqlBool>`lower(email) = ${email.toLowerCase()}`);
   if (exceptUserId) query = query.where('id', '!=', exceptUserId);
