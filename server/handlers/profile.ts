@@ -38,6 +38,10 @@ export function profileHandlers(ctx: AppContext): Handlers {
     const body: ProfileFormBody = request.body && typeof request.body === 'object' ? request.body : {};
     const given = PROFILE_FIELDS.filter((field) => body[field] !== undefined);
     if (!given.length) throw new HttpError(422, 'profile.nothing_to_change', 'profile.nothing_to_change');
+    // Before a required new password, only the language may change (the one chosen on the sign-in page is saved).
+    if (request.auth!.passwordChangeRequired && given.some((field) => field !== 'lang')) {
+      throw new HttpError(403, 'auth.password_change_required', 'auth.password_change_required');
+    }
 
     const user = await clinicUser(ctx.db, userId, clinicId);
 

@@ -169,8 +169,9 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
   };
 }
 
-// What a user who must change the password may still do.
-const WHILE_PASSWORD_CHANGE_REQUIRED = new Set(['getProfile', 'changePassword', 'logout']);
+// What a user who must change the password may still do: read the profile, change the password, log out, and
+// keep the language chosen at sign-in (updateProfile refuses every other field then: server/handlers/profile.ts).
+const WHILE_PASSWORD_CHANGE_REQUIRED = new Set(['getProfile', 'changePassword', 'logout', 'updateProfile']);
 
 /** Runs after authentication: the caller's role must be in the operation's x-roles. */
 export async function authorize(ctx: AppContext, request: FastifyRequest, operationId: string, roles: string[]) {

@@ -378,6 +378,13 @@ describe('password change', () => {
     const fresh = await expired();
     const freshToken = await signIn(fresh.email);
     expect((await server.call<ProfileBody>('GET', '/user/profile', { token: freshToken })).body.data.passwordChangeRequired).toBe('expired');
+    // The language chosen on the sign-in page is kept meanwhile; nothing else of the profile changes before the password.
+    const language = await update(freshToken, form({ lang: 'de' }));
+    expect(language.status).toBe(200);
+    expect(language.body.data.lang).toBe('de');
+    const name = await update(freshToken, form({ firstName: 'Erika' }));
+    expect(name.status).toBe(403);
+    expect(name.body.code).toBe('auth.password_change_required');
     // The same password again is no renewal, even without typing the current one.
     const same = await change(freshToken, { password: PASSWORD, passwordConfirmation: PASSWORD });
     expect(same.status).toBe(422);
