@@ -7,6 +7,8 @@ import boundaries from './scripts/eslint-boundaries.js';
 
 const root = import.meta.dirname;
 
+// Kysely's query builders: only server/repositories/ (and the database's own modules) call them.
+const QUERY_BUILDERS = ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom'];
 // Browser APIs that must not reach the pure domain code shared with the server.
 const BROWSER_GLOBALS = ['window', 'document', 'localStorage', 'sessionStorage', 'navigator'];
 
@@ -39,7 +41,9 @@ export default defineConfig(
 
   {
     plugins: { macula: boundaries },
-    rules: { 'macula/boundaries': ['error', { root }] },
+    rules: {
+      'macula/boundaries': ['error', { root }],
+    },
   },
   {
     // Blueprint names a dialog's × "Close" and a select's arrow "Open dropdown" in English only: the screens use
@@ -57,6 +61,25 @@ export default defineConfig(
               message: "[english-only] use Dialog from '@/components/dialog' and Select from '@/components/select': Blueprint's own say 'Close' and 'Open dropdown' in English.",
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Services hold the rules; the queries live in server/repositories/ (issue 28). A service opens a transaction
+    // and hands it to repository functions, but builds no query itself.
+    files: ['server/services/**/*.ts'],
+    ignores: ['server/services/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression[callee.property.name=/^(${QUERY_BUILDERS.join('|')})$/]`,
+          message: '[service-queries] a service builds no query: put it in server/repositories/<area>.ts and call that.',
+        },
+        {
+          selector: "ImportDeclaration[source.value='kysely'] ImportSpecifier[imported.name='sql']",
+          message: "[service-queries] a service writes no SQL: put it in server/repositories/<area>.ts and call that.",
         },
       ],
     },

@@ -29,6 +29,9 @@ const mockShellURL = `http://127.0.0.1:${devPort}`;
 
 // The journeys on Prism are the files named mock-*.spec.ts.
 const MOCK_SPEC = /mock-[^/]*\.spec\.ts$/;
+// Journeys that change what every user of the demo clinic meets (e.g. requiring a second factor for a role) run
+// alone, once the others are done: the files named *.alone.spec.ts.
+const ALONE_SPEC = /\.alone\.spec\.ts$/;
 // The browser's language picks the SPA's first language (src/lib/i18n.ts), so each journey runs in it.
 const BROWSER_LOCALES: Record<Language, string> = { en: 'en-GB', de: 'de-DE' };
 
@@ -62,7 +65,13 @@ export default defineConfig<JourneyOptions>({
     // The journeys against the reference server (`npm start` with the demo clinic), in each UI language.
     ...(['en', 'de'] as const).map((lang) => ({
       name: `server-${lang}`,
-      testIgnore: MOCK_SPEC,
+      testIgnore: [MOCK_SPEC, ALONE_SPEC],
+      use: { ...chromium, baseURL: REFERENCE_URL, lang, locale: BROWSER_LOCALES[lang] },
+    })),
+    ...(['en', 'de'] as const).map((lang) => ({
+      name: `server-${lang}-alone`,
+      testMatch: ALONE_SPEC,
+      dependencies: ['server-en', 'server-de'],
       use: { ...chromium, baseURL: REFERENCE_URL, lang, locale: BROWSER_LOCALES[lang] },
     })),
   ],

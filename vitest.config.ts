@@ -14,8 +14,6 @@ export default defineConfig({
   plugins: [react()],
   resolve: { alias: aliases },
   test: {
-    // No test files yet in some projects; drop this once every project has tests.
-    passWithNoTests: true,
     // Every core: Vitest leaves one free by default, which on our 2-core CI machine ran the server suites one
     // file at a time (8.6 min on PGlite with one worker, 4.6 min with two; their HTTP round trips leave a core idle).
     maxWorkers: '100%',

@@ -1,10 +1,15 @@
-// `npm run bench:api`: how fast the patient list answers with 10,000 patients. In one run, each at 64
-// connections for 10 s: an authenticated `GET /api/patients?page=20&perPage=20` on the reference server, the
-// same call on Prism (the contract's mock), and a bare Fastify route answering a small JSON object; on the
-// embedded database (PGlite) and on PostgreSQL (`--db pglite|postgres|both`, DATABASE_URL names the server,
-// default postgres://postgres@127.0.0.1:5432/test; the bench makes a database of its own there and drops it).
-// Prints requests per second, p50 and p99 and the ratios; beside them, on each database, the same list at any
-// of 6,000 pages and orders (mostly not in the server's memory). Loopback only; stops by itself.
+// `npm run bench:api`: how fast the patient list answers with 10,000 patients, on the reference server and on
+// Prism (the contract's mock), at 64 connections for 10 s each, in three kinds of request measured apart:
+// - cached page: one URL (`page=20&perPage=20`) after warming that same URL, so the server answers it from
+//   its page cache — what a clinic meets when it reopens the list it just saw;
+// - random page and sort: each request one of 6,000 URLs (every page of every order, 500 pages × 12 orders),
+//   most of them not in the server's memory — what paging and sorting through a clinic meets;
+// - search: each request one of 10,000 search terms made from the seeded names (a given name, a second
+//   name, the start of one, both in either order, in any case) — what typing a name meets.
+// On the embedded database (PGlite) and on PostgreSQL (`--db pglite|postgres|both`, DATABASE_URL names the
+// server, default postgres://postgres@127.0.0.1:5432/test; the bench makes a database of its own there and
+// drops it). Prints a table per database with requests per second, p50, p99 and errors of the server and of
+// Prism for the same requests, and their ratio; a bare Fastify route for scale. Loopback only; stops by itself.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,29 +35,60 @@ const { values } = parseArgs({
 const PATIENTS = Number(values.patients);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
-const LIST_PATH = '/patients?page=20&perPage=20';
-const SORTS = ['name', 'secondName', 'birthday', 'latestSessionDate', 'treatmentsCount', 'createdAt'].flatMap((key) => [key, `-${key}`]);
-const ANY_PAGE_PATHS = SORTS.flatMap((sort) => Array.from({ length: 500 }, (_, i) => `/api/patients?page=${i + 1}&perPage=20&sort=${sort}`));
 const POSTGRES_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const SERVER_PORT = 8096;
 const PRISM_PORT = 4096;
 const FASTIFY_PORT = 8097;
 
-type Figures = { name: string; rps: number; p50: number; p99: number; errors: number };
+// The seeded names (seedPatients): given names Bench0…Bench96, second names Patient00000…
+const givenName = (n: number) => `Bench${n % 97}`;
+const secondName = (n: number) => `Patient${String(n).padStart(5, '0')}`;
 
-async function measure(name: string, url: string, headers: Record<string, string> = {}, paths?: string[]): Promise<Figures> {
+// Every page of 20 of the seeded patients (500 of 10,000) in each of the 12 orders.
+const PAGES = Math.ceil(PATIENTS / 20);
+const SORTS = ['name', 'secondName', 'birthday', 'latestSessionDate', 'treatmentsCount', 'createdAt'].flatMap((key) => [key, `-${key}`]);
+
+/** The three kinds of request, each a set of paths below /api that a request picks one of at random. */
+const SCENARIOS: { name: string; paths: string[] }[] = [
+  { name: 'cached page (page 20)', paths: ['/patients?page=20&perPage=20'] },
+  {
+    name: `random page and sort (${(SORTS.length * PAGES).toLocaleString('en')})`,
+    paths: SORTS.flatMap((sort) => Array.from({ length: PAGES }, (_, i) => `/patients?page=${i + 1}&perPage=20&sort=${sort}`)),
+  },
+  {
+    name: `search (${PATIENTS.toLocaleString('en')} terms)`,
+    paths: Array.from({ length: PATIENTS }, (_, n) => {
+      // A patient's names, spread over the clinic (a stride coprime to the count), typed in one of five ways.
+      const m = (n * 7919) % PATIENTS;
+      const terms = [givenName(m), secondName(m), secondName(m).slice(0, 10), `${givenName(m)} ${secondName(m)}`, `${secondName(m)} ${givenName(m)}`];
+      const term = terms[n % terms.length]!;
+      return `/patients?search=${encodeURIComponent(n % 2 ? term.toLowerCase() : term.toUpperCase())}`;
+    }),
+  },
+];
+
+type Figures = { rps: number; p50: number; p99: number; errors: number };
+
+/**
+ * `paths` at random (one each request) below `api` (the server's /api, Prism's root), after a short warm-up
+ * on the same paths. A first request of each path kind must answer 200: figures of error answers mean nothing.
+ */
+async function measure(api: string, paths: string[], headers: Record<string, string> = {}): Promise<Figures> {
+  const { origin, pathname } = new URL(api);
+  const prefix = pathname.replace(/\/$/, '');
+  for (const path of new Set([paths[0], paths.at(-1)])) {
+    const answer = await fetch(`${origin}${prefix}${path}`, { headers });
+    if (answer.status !== 200) throw new Error(`GET ${origin}${prefix}${path} answered ${answer.status}: ${await answer.text()}`);
+  }
+  const pick = (request: { path: string }) => ({ ...request, path: `${prefix}${paths[Math.floor(Math.random() * paths.length)]}` });
+  const requests = [{ method: 'GET' as const, path: `${prefix}${paths[0]}`, headers, setupRequest: pick }];
   // A short warm-up, so JIT and caches are the same for every target.
-  const { origin, pathname, search } = new URL(url);
-  // With `paths`, each request asks for one of them at random (setupRequest runs before every request).
-  const pick = paths ? (request: { path: string }) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) : undefined;
-  const requests = [{ method: 'GET' as const, path: `${pathname}${search}`, headers, ...(pick ? { setupRequest: pick } : {}) }];
   await autocannon({ url: origin, requests, connections: 8, duration: 2 });
   const result = await autocannon({ url: origin, requests, connections: CONNECTIONS, duration: SECONDS });
-  const errors = result.errors + result.timeouts + result.non2xx;
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
-/** 10,000 active patients of the demo clinic, most with one to three sessions in every state. */
+/** PATIENTS active patients of the demo clinic, most with one to three sessions in every state. */
 async function seedPatients(databaseUrl: string | null, dataDir: string): Promise<void> {
   const { db } = await openConfiguredDatabase({ databaseUrl, dataDir });
   try {
@@ -68,8 +104,8 @@ async function seedPatients(databaseUrl: string | null, dataDir: string): Promis
             const n = start + i;
             return {
               clinic_id: clinicId,
-              name: `Bench${n % 97}`,
-              second_name: `Patient${String(n).padStart(5, '0')}`,
+              name: givenName(n),
+              second_name: secondName(n),
               birthday: `19${40 + (n % 50)}-0${1 + (n % 9)}-1${n % 10}`,
               gender: ['male', 'female', 'other'][n % 3],
             };
@@ -106,8 +142,8 @@ async function signInToken(baseUrl: string): Promise<string> {
   return ((await answer.json()) as { data: { token: string } }).data.token;
 }
 
-/** The reference server on `database` with 10,000 patients seeded beside the demo clinic. */
-async function benchReferenceServer(database: 'pglite' | 'postgres'): Promise<[Figures, Figures]> {
+/** Every scenario on the reference server on `database`, with PATIENTS patients seeded beside the demo clinic. */
+async function benchReferenceServer(database: 'pglite' | 'postgres'): Promise<Figures[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'macula-bench-api-'));
   let databaseUrl = '';
   let dropDatabase = async () => undefined as void;
@@ -130,20 +166,19 @@ async function benchReferenceServer(database: 'pglite' | 'postgres'): Promise<[F
   try {
     // First start: migrations and the demo clinic; then the patients, with the server stopped (PGlite is
     // one process's), then the server again on the full database.
-    let server = await startReferenceServer(SERVER_PORT, { dataDir, databaseUrl, root: values.root });
+    // A busy machine may take minutes to start a server (the test run of another checkout beside it).
+    const start = { dataDir, databaseUrl, root: values.root, readyTimeoutMs: 300_000 };
+    let server = await startReferenceServer(SERVER_PORT, start);
     await server.stop();
     const seeding = performance.now();
     await seedPatients(databaseUrl || null, dataDir);
-    console.log(`  seeded ${PATIENTS} patients in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
-    server = await startReferenceServer(SERVER_PORT, { dataDir, databaseUrl, root: values.root });
+    console.log(`  ${database}: seeded ${PATIENTS} patients in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+    server = await startReferenceServer(SERVER_PORT, start);
     try {
-      const token = await signInToken(server.url);
-      const headers = { Authorization: `Bearer ${token}` };
-      const figures = await measure(`reference server (${database})`, `${server.url}/api${LIST_PATH}`, headers);
-      // Beside the target: any of 6,000 pages (every page of every order), most of them read from the
-      // database, as the server keeps at most 2,000 pages in memory. Not compared with Prism.
-      const anyPage = await measure(`  any page (${database})`, `${server.url}/api${LIST_PATH}`, headers, ANY_PAGE_PATHS);
-      return [figures, anyPage];
+      const headers = { Authorization: `Bearer ${await signInToken(server.url)}` };
+      const figures: Figures[] = [];
+      for (const scenario of SCENARIOS) figures.push(await measure(`${server.url}/api`, scenario.paths, headers));
+      return figures;
     } finally {
       await server.stop();
     }
@@ -153,20 +188,25 @@ async function benchReferenceServer(database: 'pglite' | 'postgres'): Promise<[F
   }
 }
 
-async function benchPrism(): Promise<Figures> {
+async function benchPrism(): Promise<Figures[]> {
   const prism = spawn(process.execPath, ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', 'generated/openapi.yaml', '--host', '127.0.0.1', '--port', String(PRISM_PORT), '--errors', 'false'], {
     stdio: 'ignore',
   });
+  // Prism serves the contract's paths at its root, without the server's /api.
+  const origin = `http://127.0.0.1:${PRISM_PORT}`;
+  const headers = { Authorization: 'Bearer x' };
   try {
-    for (let waited = 0; waited < 30_000; waited += 250) {
-      const up = await fetch(`http://127.0.0.1:${PRISM_PORT}${LIST_PATH}`, { headers: { Authorization: 'Bearer x' } }).then(
-        (r) => r.status < 500,
+    for (let waited = 0; waited < 60_000; waited += 250) {
+      const up = await fetch(`${origin}${SCENARIOS[0]!.paths[0]}`, { headers }).then(
+        (r) => r.ok,
         () => false,
       );
       if (up) break;
       await new Promise((r) => setTimeout(r, 250));
     }
-    return await measure('Prism', `http://127.0.0.1:${PRISM_PORT}${LIST_PATH}`, { Authorization: 'Bearer x' });
+    const figures: Figures[] = [];
+    for (const scenario of SCENARIOS) figures.push(await measure(origin, scenario.paths, headers));
+    return figures;
   } finally {
     prism.kill('SIGTERM');
   }
@@ -177,31 +217,38 @@ async function benchFastify(): Promise<Figures> {
   app.get('/hello', async () => ({ status: 'Success', data: { hello: 'world' } }));
   await app.listen({ port: FASTIFY_PORT, host: '127.0.0.1' });
   try {
-    return await measure('bare Fastify', `http://127.0.0.1:${FASTIFY_PORT}/hello`);
+    return await measure(`http://127.0.0.1:${FASTIFY_PORT}`, ['/hello']);
   } finally {
     await app.close();
   }
 }
 
-const row = (f: Figures) =>
-  `${f.name.padEnd(28)}${f.rps.toFixed(0).padStart(10)}${`${f.p50} ms`.padStart(10)}${`${f.p99} ms`.padStart(10)}${String(f.errors).padStart(8)}`;
+const cells = (f: Figures) =>
+  `${f.rps.toFixed(0).padStart(9)}${`${f.p50} ms`.padStart(9)}${`${f.p99} ms`.padStart(10)}${String(f.errors).padStart(7)}`;
+const heading = `${'req/s'.padStart(9)}${'p50'.padStart(9)}${'p99'.padStart(10)}${'errors'.padStart(7)}`;
+
+function table(database: string, server: Figures[], prism: Figures[]): string {
+  const lines = [
+    `\n${database} — ${PATIENTS.toLocaleString('en')} patients, ${CONNECTIONS} connections × ${SECONDS} s`,
+    `${''.padEnd(30)}${'reference server'.padEnd(35)}${'Prism'.padEnd(35)}`,
+    `${'GET /api/patients'.padEnd(30)}${heading}  ${heading}${'× Prism'.padStart(10)}`,
+  ];
+  SCENARIOS.forEach((scenario, i) => {
+    const ratio = `${(server[i]!.rps / prism[i]!.rps).toFixed(2)} ×`;
+    lines.push(`${scenario.name.padEnd(30)}${cells(server[i]!)}  ${cells(prism[i]!)}${ratio.padStart(10)}`);
+  });
+  return lines.join('\n');
+}
 
 async function main() {
   const databases = values.db === 'both' ? (['pglite', 'postgres'] as const) : [values.db as 'pglite' | 'postgres'];
-  console.log(`bench:api — GET /api${LIST_PATH}, ${PATIENTS} patients, ${CONNECTIONS} connections × ${SECONDS} s`);
+  console.log(`bench:api — GET /api/patients, ${PATIENTS} patients, ${CONNECTIONS} connections × ${SECONDS} s per measurement`);
   const prism = await benchPrism();
   const fastify = await benchFastify();
-  const measured: [Figures, Figures][] = [];
-  for (const database of databases) measured.push(await benchReferenceServer(database));
-  const servers = measured.map(([figures]) => figures);
-  console.log(`\n${'target'.padEnd(28)}${'req/s'.padStart(10)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'errors'.padStart(8)}`);
-  for (const figures of [...measured.flat(), prism, fastify]) console.log(row(figures));
-  console.log('');
-  for (const server of servers) {
-    console.log(
-      `${server.name}: ${(server.rps / prism.rps).toFixed(2)} × Prism, ${(server.rps / fastify.rps).toFixed(4)} × bare Fastify`,
-    );
-  }
+  const measured = [];
+  for (const database of databases) measured.push({ database, figures: await benchReferenceServer(database) });
+  for (const { database, figures } of measured) console.log(table(database === 'pglite' ? 'PGlite' : 'PostgreSQL', figures, prism));
+  console.log(`\nbare Fastify (a small JSON answer, for scale): ${cells(fastify)}`);
 }
 
 main().catch((error: unknown) => {

@@ -12,12 +12,12 @@ import { openDatabase } from '../server/db/database';
 import { migrate } from '../server/db/migrate';
 import { createMailer } from '../server/mail/mailer';
 import { hashPassword } from '../server/security/password-hash';
-import { hashToken, newToken } from '../server/security/tokens';
 import { buildSampleExam } from '../server/seed/sample-exam';
 import { createFileStore } from '../server/storage';
 import { paintSyntheticFundus } from '../src/domain/fundus/synthetic-fundus';
 import { readExam } from '../src/domain/npt/read-npt';
 import { writeExam } from '../src/domain/npt/write-npt';
+import { sessionFor } from '../tests/server/fixtures';
 
 export const BENCH_PASSWORD = 'Bench-Fovea-2026';
 
@@ -60,11 +60,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const token = newToken();
-  await db
-    .insertInto('auth_sessions')
-    .values({ user_id: user.id, token_hash: hashToken(token), remember: true, last_seen_at: new Date(), expires_at: new Date(Date.now() + 86_400_000) })
-    .execute();
+  const token = await sessionFor(db, user.id);
   return {
     base,
     kind,

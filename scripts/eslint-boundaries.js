@@ -19,6 +19,11 @@
  *   import no feature.
  * - imports-app: only src/app (and the entry src/main.tsx) composes the application; features and shared folders never import src/app
  *   (a test file, and the test harness in src/testing, may render the app around what it tests).
+ * - handler-queries: server/handlers/ parse the request, take the caller's Actor, call a service and answer;
+ *   they import neither Kysely nor server/db/ (queries live in server/repositories/, rules in server/services/).
+ * - service-imports-fastify: server/services/ and server/repositories/ know no HTTP framework: no fastify
+ *   package and none of the request-bound modules (server/http/actor.ts, server/app.ts), so a service runs and
+ *   is tested without a request.
  */
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -43,6 +48,10 @@ const DEFAULT_AXIOS_ALLOWED_IN = ['src/lib/api-client.ts', 'src/lib/api-client.t
 const PUSHER_ALLOWED_IN = ['src/lib/realtime.ts', 'src/lib/realtime.test.ts'];
 const SHARED_FOLDERS = ['lib', 'components', 'config', 'domain', 'testing'];
 const TEST_FILE = /\.test\.tsx?$/;
+// The server's HTTP framework: Fastify and its plugins.
+const FASTIFY_PACKAGE = /^(?:fastify(?:-.+)?|@fastify\/.+)$/;
+// Server modules bound to a request: what a service must not need.
+const REQUEST_BOUND = ['server/http/actor', 'server/app'];
 const BUILTINS = new Set(builtinModules);
 // React itself and the React family (react-dom, react-i18next, @tanstack/react-query, …).
 const REACT_PACKAGE = /^(?:@[^/]+\/)?react(?:-|$)/;
@@ -163,6 +172,17 @@ export function checkImport(fromFile, specifier, axiosAllowedIn = DEFAULT_AXIOS_
     violations.push({ messageId: 'imports-app', data: { specifier } });
   }
 
+  if (isInside(fromFile, 'server/handlers') && !TEST_FILE.test(fromFile)) {
+    const query = target.kind === 'package' ? target.name === 'kysely' : isInside(target.path, 'server/db');
+    if (query) violations.push({ messageId: 'handler-queries', data: { specifier } });
+  }
+
+  if ((isInside(fromFile, 'server/services') || isInside(fromFile, 'server/repositories')) && !TEST_FILE.test(fromFile)) {
+    const framework =
+      target.kind === 'package' ? FASTIFY_PACKAGE.test(target.name) : REQUEST_BOUND.some((module) => target.path.replace(/\.ts$/, '') === module);
+    if (framework) violations.push({ messageId: 'service-imports-fastify', data: { specifier } });
+  }
+
   return violations;
 }
 
@@ -209,6 +229,10 @@ export const boundariesRule = {
         "[src-imports-server] code under src/ must not import '{{specifier}}' from server/; share code through src/domain or the contract.",
       'shared-imports-feature':
         "[shared-imports-feature] shared folder {{folder}} must not import '{{specifier}}' from src/features/; features depend on shared code, not the other way round.",
+      'handler-queries':
+        "[handler-queries] a handler must not import '{{specifier}}': queries belong in server/repositories/, rules in server/services/; the handler calls a service.",
+      'service-imports-fastify':
+        "[service-imports-fastify] server/services/ and server/repositories/ must not import '{{specifier}}': take the Actor and the context, never a request.",
       'imports-app':
         "[imports-app] '{{specifier}}' is in src/app, which composes features and imports them, never the other way round; move what is shared to src/config, src/lib or src/components.",
     },

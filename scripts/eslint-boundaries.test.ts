@@ -197,6 +197,39 @@ describe('rule: imports-app', () => {
   });
 });
 
+describe('rule: handler-queries', () => {
+  ruleTester.run('macula/boundaries', boundariesRule, {
+    valid: [
+      valid('server/handlers/users.ts', "import { listStaff } from '../services/users';"),
+      valid('server/handlers/users.ts', "import { actorOf } from '../http/actor';"),
+      valid('server/repositories/users.ts', "import { sql } from 'kysely';"),
+      valid('server/services/users.ts', "import type { Database } from '../db/tables';"),
+    ],
+    invalid: [
+      invalid('server/handlers/users.ts', "import { sql } from 'kysely';", 'handler-queries'),
+      invalid('server/handlers/clinic.ts', "import type { Database } from '../db/tables';", 'handler-queries'),
+      invalid('server/handlers/clinic.ts', "import { pageMeta } from '../db/listing';", 'handler-queries'),
+    ],
+  });
+});
+
+describe('rule: service-imports-fastify', () => {
+  ruleTester.run('macula/boundaries', boundariesRule, {
+    valid: [
+      valid('server/services/patients.ts', "import type { Actor } from '../actor';"),
+      valid('server/services/patients.ts', "import { HttpError } from '../http/errors';"),
+      valid('server/handlers/patients.ts', "import type { FastifyRequest } from 'fastify';"),
+      valid('server/services/patients.test.ts', "import { buildApp } from '../app';"),
+    ],
+    invalid: [
+      invalid('server/services/patients.ts', "import type { FastifyRequest } from 'fastify';", 'service-imports-fastify'),
+      invalid('server/services/avatars.ts', "import multipart from '@fastify/multipart';", 'service-imports-fastify'),
+      invalid('server/repositories/patients.ts', "import { actorOf } from '../http/actor';", 'service-imports-fastify'),
+      invalid('server/services/patients.ts', "import { buildApp } from '../app';", 'service-imports-fastify'),
+    ],
+  });
+});
+
 describe('messages', () => {
   it('name the rule and the offending import', () => {
     const [violation] = checkImport('src/features/auth/x.ts', 'axios');
@@ -233,5 +266,24 @@ describe('eslint.config.js', () => {
     expect(messages.filter((m) => m.startsWith('no-restricted-globals:'))).toHaveLength(5);
     expect(messages.filter((m) => m.startsWith('no-restricted-properties:'))).toHaveLength(1);
     expect(await lint('src/lib/x.ts', code)).toEqual([]);
+  });
+
+  it('keeps queries out of server/services: they call server/repositories/', async () => {
+    const code = [
+      "import { sql } from 'kysely';",
+      'export const a = (db: any) => db.selectFrom(\'users\').selectAll().execute();',
+      'export const b = (tx: any) => tx.insertInto(\'jobs\').values({}).execute();',
+      'export const c = (tx: any) => tx.updateTable(\'users\').set({}).execute();',
+      'export const d = (db: any) => db.deleteFrom(\'users\').execute();',
+      'export const e = sql`select 1`;',
+      '',
+    ].join('\n');
+    // (The `any`s of the snippet draw their own warnings: only the rule under test is counted.)
+    const queries = async (relative: string, text: string) => (await lint(relative, text)).filter((m) => m.includes('[service-queries]'));
+    expect(await queries('server/services/x.ts', code)).toHaveLength(5);
+    expect(await queries('server/repositories/x.ts', code)).toEqual([]);
+    expect(await queries('server/services/x.test.ts', code)).toEqual([]);
+    // A service hands the transaction it opened to a repository.
+    expect(await queries('server/services/x.ts', 'export const f = (db: any, save: any) => db.transaction().execute((tx: any) => save(tx));\n')).toEqual([]);
   });
 });

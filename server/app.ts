@@ -25,6 +25,7 @@ import { examProcessing } from './services/exam-processing';
 import { parameterSetPacking } from './services/parameter-set';
 import { previousTreatmentRegistration } from './services/previous-treatment';
 import { withRequestSocket } from './realtime/announce';
+import { holdWorkPool } from './workers/pool';
 import { EVENTS_ROUTES, installRealtime } from './realtime/endpoint';
 import type { StagedFile } from './storage';
 
@@ -78,6 +79,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   const spaDir = options.spaDir && existsSync(join(options.spaDir, 'index.html')) ? options.spaDir : null;
   installErrorHandling(app, spaPageFallback(spaDir));
+  ctx.log ??= app.log;
   await installSecurityHeaders(app, ctx.config);
   await installCompression(app);
   installValidation(app);
@@ -143,11 +145,16 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     log: (message, error) => app.log.warn({ err: error }, message),
   });
   app.decorate('jobs', worker);
-  app.addHook('onClose', async () => worker?.stop());
+  // Heavy work runs in the process's pool of worker threads (server/workers/pool.ts), closed with the last server.
+  const releaseWorkPool = holdWorkPool(ctx.config);
+  app.addHook('onClose', async () => {
+    await worker?.stop();
+    await releaseWorkPool();
+  });
   const implemented = allHandlers(ctx, () => worker?.wake());
   const serviceHandlers: Record<string, Handler> = {};
   for (const { operationId, roles } of operationsOf(contract)) {
-    const handler = implemented[operationId] ?? notImplemented;
+    const handler = (implemented as Record<string, Handler | undefined>)[operationId] ?? notImplemented;
     serviceHandlers[operationId] = async (request, reply) => {
       await authorize(ctx, request, operationId, roles);
       return handler(request, reply);

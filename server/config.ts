@@ -1,6 +1,7 @@
 // Configuration from the environment, checked once at start: a wrong value stops the server with a
 // message that names the variable, instead of failing later in a request.
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -30,6 +31,10 @@ export interface Config {
   idleTimeoutMs: number;
   /** How long a background job stays claimed without its worker renewing it (a dead process's job is taken over after this). */
   jobLeaseMs: number;
+  /** Worker threads for heavy work (server/workers/pool.ts): one fewer than the cores by default, at least one. */
+  workerThreads: number;
+  /** Heavy tasks that may wait for a worker thread; one more is refused with 503 `server.busy`. */
+  workerQueueLimit: number;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
   /** Log lines as JSON or for people (pino-pretty); null: pretty on a terminal, JSON otherwise. */
@@ -283,6 +288,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: integer(env, 'MAX_UPLOAD_MB', 100, 1, 2048) * 1024 * 1024,
     trustProxy: trustProxyOf(env),
     jobLeaseMs: integer(env, 'JOB_LEASE_SECONDS', 60, 2, 3600) * 1000,
+    workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, availableParallelism() - 1), 1, 256),
+    workerQueueLimit: integer(env, 'WORKER_QUEUE_LIMIT', 32, 1, 100_000),
     // 100 MB at 1 Mbit/s takes about 14 minutes.
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 900, 1, 86_400) * 1000,
     idleTimeoutMs: integer(env, 'IDLE_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,

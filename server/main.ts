@@ -5,29 +5,22 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfigOrExplain } from './config';
 import { systemClock, type AppContext } from './context';
-import { DataDirectoryInUseError, openConfiguredDatabase } from './db/database';
+import { openConfiguredDatabaseOrExplain } from './db/database';
 import { migrate } from './db/migrate';
 import { createFileStore, StorageUnavailableError } from './storage';
 import { logFormatFor, loggerOptions } from './logging';
 import { createMailer } from './mail/mailer';
 import { releaseOrphans } from './jobs/queue';
 import { isDatabaseEmpty, seedDemo } from './seed/demo';
+import { holdWorkPool } from './workers/pool';
 
 
 async function main(): Promise<void> {
   const started = Date.now();
   const config = loadConfigOrExplain();
   if (!config) process.exit(1);
-  let opened;
-  try {
-    opened = await openConfiguredDatabase(config);
-  } catch (error) {
-    if (error instanceof DataDirectoryInUseError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const opened = await openConfiguredDatabaseOrExplain(config);
+  if (!opened) process.exit(1);
   const { db, kind } = opened;
   await migrate(db);
   // E-mail notes go to the server's log once it exists (the demo seed before it sends none).
@@ -55,6 +48,8 @@ async function main(): Promise<void> {
   // No request lasts longer than the request timeout: a staged upload older than that was left by a process
   // that stopped mid-upload (another instance's upload in flight is younger).
   await ctx.files.sweepStaging(config.requestTimeoutMs);
+  // The demo seed processes its exams in the pool of worker threads before the server holds it too.
+  const releaseWorkPool = holdWorkPool(config);
   let demo = null;
   if (!config.production && (await isDatabaseEmpty(db))) demo = await seedDemo(ctx);
 
@@ -75,6 +70,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     await server.close();
+    await releaseWorkPool();
     await db.destroy();
     process.exit(0);
   };

@@ -12,6 +12,7 @@ import type { ProfilePasswordChangeRequired } from './profilePasswordChangeRequi
 import type { ProfileNextPasswordChange } from './profileNextPasswordChange';
 import type { ProfileLogoutAfterSeconds } from './profileLogoutAfterSeconds';
 import type { ProfilePendingEmail } from './profilePendingEmail';
+import type { TwoFactorStatus } from './twoFactorStatus';
 
 /**
  * The signed-in user's own profile.
@@ -41,4 +42,5 @@ export interface Profile {
   logoutAfterSeconds?: ProfileLogoutAfterSeconds;
   /** **Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open. */
   pendingEmail?: ProfilePendingEmail;
+  twoFactor?: TwoFactorStatus;
 }

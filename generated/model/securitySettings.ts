@@ -7,6 +7,7 @@ import type { Period } from './period';
 import type { SettingsScope } from './settingsScope';
 import type { Uuid } from './uuid';
 import type { SecuritySettingsLogoutTimeInterval } from './securitySettingsLogoutTimeInterval';
+import type { SecuritySettingsTwoFactorRolesItem } from './securitySettingsTwoFactorRolesItem';
 
 /**
  * The clinic's security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.
@@ -33,4 +34,15 @@ export interface SecuritySettings {
    */
   logout_time_interval: SecuritySettingsLogoutTimeInterval;
   logout_time_period: Period;
+  /**
+   * **Addition.** The roles that must sign in with a second factor (an authenticator app). Users of these roles without one must set it up before anything else.
+   * @maxItems 3
+   */
+  two_factor_roles?: SecuritySettingsTwoFactorRolesItem[];
+  /**
+   * **Addition.** For how many days a browser may skip the second step once a user chose "remember this device"; 0 (the default) allows no remembered devices.
+   * @minimum 0
+   * @maximum 30
+   */
+  remember_device_days?: number;
 }

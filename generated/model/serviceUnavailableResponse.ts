@@ -4,6 +4,6 @@
 import type { ErrorEnvelope } from './errorEnvelope';
 
 /**
- * A service the server depends on (the database or the file storage) cannot be reached at the moment; nothing was changed. Try again after `Retry-After` seconds.
+ * A service the server depends on (the database or the file storage) cannot be reached at the moment, or the server's image work (worker threads) has as many tasks waiting as it takes (`server.busy`); nothing was changed. Try again after `Retry-After` seconds.
  */
 export type ServiceUnavailableResponse = ErrorEnvelope;

@@ -9,4 +9,9 @@ export interface SignInRequest {
   password: string;
   /** Keep the token in persistent storage (the server also keeps it alive longer). */
   remember?: boolean;
+  /**
+   * **Addition.** The token of a remembered device from an earlier second step: while valid, the account's second step is skipped on this browser.
+   * @maxLength 200
+   */
+  rememberedDevice?: string;
 }

@@ -42,5 +42,7 @@ export interface User {
   /** When the current invite link expires (7 days after sending); null when none is open. */
   inviteExpiresAt?: UserInviteExpiresAt;
   lastSignInAt?: UserLastSignInAt;
+  /** **Addition.** Whether the user has set up two-factor sign-in (an IT admin can reset it). */
+  twoFactorEnabled?: boolean;
   createdAt: Timestamp;
 }

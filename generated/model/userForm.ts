@@ -29,7 +29,7 @@ export interface UserForm {
   removeAvatar?: UserFormRemoveAvatar;
   draft?: UserFormDraft;
   /**
-   * Editing only: the acting IT admin's own password, required when the edit grants the clinic_it_admins role (counts towards that admin's re-authentication limit).
+   * The acting IT admin's own password, required when the form grants the clinic_it_admins role: an edit that makes a user an IT admin, or **(addition)** a new user added as one (counts towards that admin's re-authentication limit).
    * @maxLength 128
    */
   currentPassword?: string;

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { loadConfigOrExplain } from '../config';
 import { systemClock, type AppContext } from '../context';
-import { DataDirectoryInUseError, openConfiguredDatabase } from '../db/database';
+import { openConfiguredDatabaseOrExplain } from '../db/database';
 import { migrate } from '../db/migrate';
 import { createFileStore } from '../storage';
 import type { Lang } from '../i18n';
@@ -166,18 +166,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfigOrExplain();
   if (!config) return 1;
-  let opened;
-  try {
-    // On PGlite this takes the data directory's lock: with a server running on it, the command stops here
-    // instead of writing what the server would never see.
-    opened = await openConfiguredDatabase(config);
-  } catch (error) {
-    if (error instanceof DataDirectoryInUseError) {
-      console.error(`${error.message}\nNothing was changed.`);
-      return 1;
-    }
-    throw error;
-  }
+  // On PGlite this takes the data directory's lock: with a server running on it, the command stops here
+  // instead of writing what the server would never see.
+  const opened = await openConfiguredDatabaseOrExplain(config, 'Nothing was changed.');
+  if (!opened) return 1;
   const { db } = opened;
   try {
     await migrate(db);

@@ -166,3 +166,20 @@ export const openConfiguredDatabase = (config: { databaseUrl: string | null; dat
     pgliteDir: pgliteDirIn(config.dataDir),
     onLockWait: (message) => console.log(message),
   });
+
+/**
+ * The same for a process that cannot go on without it: when another process holds the data directory, says so on
+ * the console (with `consequence`, e.g. that nothing was changed) and answers null.
+ */
+export async function openConfiguredDatabaseOrExplain(
+  config: { databaseUrl: string | null; dataDir: string },
+  consequence = '',
+): Promise<Awaited<ReturnType<typeof openConfiguredDatabase>> | null> {
+  try {
+    return await openConfiguredDatabase(config);
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUseError)) throw error;
+    console.error(consequence ? `${error.message}\n${consequence}` : error.message);
+    return null;
+  }
+}

@@ -54,13 +54,18 @@ export async function versionStamp(db: Database, keys: string[], request?: objec
 
 /**
  * A bounded map of answers, each valid under the version stamp it was read with. Concurrent misses of one
- * key under one stamp share a single load.
+ * key under one stamp share a single load. `limit` bounds the entries, or their total weight when `weigh`
+ * says what an entry weighs (e.g. the ids it holds).
  */
 export class VersionedCache<V> {
-  private readonly entries = new Map<string, { stamp: string; value: V }>();
+  private readonly entries = new Map<string, { stamp: string; value: V; weight: number }>();
   private readonly loading = new Map<string, Promise<V>>();
+  private weight = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly weigh: (value: V) => number = () => 1,
+  ) {}
 
   /** The cached value of `key` read under `stamp` (null: no caching), or `load`'s, kept for next time. */
   async get(key: string, stamp: string | null, load: () => Promise<V>): Promise<V> {
@@ -87,6 +92,12 @@ export class VersionedCache<V> {
     return promise;
   }
 
+  /** What is cached for `key` if it was read under `stamp`, without loading anything. */
+  current(key: string, stamp: string): V | undefined {
+    const hit = this.entries.get(key);
+    return hit?.stamp === stamp ? hit.value : undefined;
+  }
+
   /** What is cached for `key`, whatever its stamp (a hint, never an answer). */
   peek(key: string): V | undefined {
     return this.entries.get(key)?.value;
@@ -94,13 +105,31 @@ export class VersionedCache<V> {
 
   /** Replaces what is cached for `key` (e.g. after the cached fact changed in this process). */
   set(key: string, stamp: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, { stamp, value });
-    // The oldest entry goes first (a Map keeps insertion order).
-    if (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
+    this.delete(key);
+    const weight = this.weigh(value);
+    this.entries.set(key, { stamp, value, weight });
+    this.weight += weight;
+    // The oldest entries go first (a Map keeps insertion order); the newest stays even when it alone is over.
+    while (this.weight > this.limit && this.entries.size > 1) this.delete(this.entries.keys().next().value!);
   }
 
   delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
     this.entries.delete(key);
+    this.weight -= entry.weight;
   }
+}
+
+/**
+ * A VersionedCache of `limit` entries (or weight, with `weigh`) per database (a process may open several:
+ * tests do), made on first use.
+ */
+export function cachePerDatabase<V>(limit: number, weigh?: (value: V) => number): (db: Database) => VersionedCache<V> {
+  const caches = new WeakMap<Database, VersionedCache<V>>();
+  return (db) => {
+    let cache = caches.get(db);
+    if (!cache) caches.set(db, (cache = new VersionedCache<V>(limit, weigh)));
+    return cache;
+  };
 }

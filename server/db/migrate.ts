@@ -13,6 +13,9 @@ import * as previousTreatmentRegistrations from './migrations/0010-previous-trea
 import * as registrationLandmarks from './migrations/0011-registration-landmarks';
 import * as clinicalSafety from './migrations/0012-clinical-safety';
 import * as accountSecurity from './migrations/0013-account-security';
+import * as twoFactor from './migrations/0014-two-factor';
+import * as accessLog from './migrations/0015-access-log';
+import * as adminListVersions from './migrations/0016-admin-list-versions';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -29,6 +32,9 @@ const migrations: Record<string, Migration> = {
   '0011-registration-landmarks': registrationLandmarks,
   '0012-clinical-safety': clinicalSafety,
   '0013-account-security': accountSecurity,
+  '0014-two-factor': twoFactor,
+  '0015-access-log': accessLog,
+  '0016-admin-list-versions': adminListVersions,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

@@ -1,6 +1,6 @@
 // Row types of the database tables (storage shapes, not the contract's: handlers map rows to the
 // generated contract models).
-import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { ExamDiagnostics } from '../../generated/model/examDiagnostics';
 import type { Plan } from '../../generated/model/plan';
 import type { MarkShape } from '../../src/domain/annotations/mark-shape';
@@ -44,8 +44,46 @@ export interface UsersTable {
   privacy_accepted_at: Timestamp | null;
   privacy_version: string | null;
   last_sign_in_at: Timestamp | null;
+  /** The TOTP secret (base32) while two-factor sign-in is on; null otherwise. */
+  totp_secret: string | null;
+  /** A secret shown for enrolment and not yet confirmed with a code. */
+  totp_pending_secret: string | null;
+  totp_enabled_at: Timestamp | null;
+  /** The last TOTP time step accepted: a code of that step or an earlier one is not taken again. */
+  totp_last_step: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+/** A browser allowed to skip the second sign-in step until expires_at (the clinic's remember_device_days). */
+export interface RememberedDevicesTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  user_agent: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+/** Between a right password and the second step of a two-factor sign-in. */
+export interface SignInChallengesTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: string;
+  remember: boolean;
+  failures: Generated<number>;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 /** Which session had a realtime socket's subscriptions signed: the socket closes when that session ends. */
@@ -67,6 +105,8 @@ export interface AuthSessionsTable {
   expires_at: Timestamp;
   ended_at: Timestamp | null;
   ended_reason: string | null;
+  /** Signed in while the clinic required a second factor the user had not set up: it may only set one up. */
+  second_factor_setup: Generated<boolean>;
 }
 
 export interface UserTokensTable {
@@ -99,6 +139,10 @@ export interface SecuritySettingsTable {
   logout_time_period: Generated<string>;
   /** When the renewal rules (interval, unit, whom they apply to) last changed; passwords they made overdue get a grace period. */
   renewal_changed_at: Timestamp | null;
+  /** Roles that must sign in with a second factor. */
+  two_factor_roles: Generated<string[]>;
+  /** Days a browser may skip the second step; 0 allows none. */
+  remember_device_days: Generated<number>;
   updated_at: UpdatedAt;
 }
 
@@ -332,6 +376,12 @@ export interface AuditLogTable {
   ip: string | null;
   detail: Json<Record<string, unknown>>;
   at: CreatedAt;
+  /** The patients the entry read or changed (ids only; kept after a patient's erasure). */
+  patient_ids: ColumnType<string[], string[] | undefined, never>;
+  /** Position in the hash chain, and the chain's hashes: set by the insert trigger (migration 0015), never by code. */
+  seq: ColumnType<string, never, never>;
+  prev_hash: ColumnType<string, never, never>;
+  hash: ColumnType<string, never, never>;
 }
 
 /** Patients of a clinic per status, kept by a trigger on patients (migration 0005): the list's total. */
@@ -350,6 +400,9 @@ export interface CacheVersionsTable {
 export interface Tables {
   clinics: ClinicsTable;
   users: UsersTable;
+  recovery_codes: RecoveryCodesTable;
+  remembered_devices: RememberedDevicesTable;
+  sign_in_challenges: SignInChallengesTable;
   auth_sessions: AuthSessionsTable;
   realtime_bindings: RealtimeBindingsTable;
   user_tokens: UserTokensTable;
@@ -374,6 +427,10 @@ export interface Tables {
 }
 
 export type Database = Kysely<Tables>;
+/** A transaction of the database. */
+export type Tx = Transaction<Tables>;
+/** What a repository function runs on: the database, or a transaction a service opened. */
+export type Queryable = Database | Tx;
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;

@@ -1,6 +1,7 @@
 // Every area's handlers, keyed by operationId.
 import type { AppContext } from '../context';
-import type { Handlers } from '../http/handler';
+import type { AllHandlers } from '../http/handler';
+import { accessLogHandlers } from './access-log';
 import { annotationsHandlers } from './annotations';
 import { authHandlers } from './auth';
 import { clinicHandlers } from './clinic';
@@ -11,13 +12,15 @@ import { profileHandlers } from './profile';
 import { realtimeHandlers } from './realtime';
 import { systemHandlers } from './system';
 import { treatmentsHandlers } from './treatments';
+import { twoFactorHandlers } from './two-factor';
 import { usersHandlers } from './users';
 
 /** `wakeJobs` tells the background worker that new work is queued. */
-export function allHandlers(ctx: AppContext, wakeJobs: () => void): Handlers {
+export function allHandlers(ctx: AppContext, wakeJobs: () => void): AllHandlers {
   return {
     ...authHandlers(ctx),
     ...profileHandlers(ctx),
+    ...twoFactorHandlers(ctx),
     ...usersHandlers(ctx),
     ...clinicHandlers(ctx),
     ...notificationsHandlers(ctx),
@@ -27,5 +30,6 @@ export function allHandlers(ctx: AppContext, wakeJobs: () => void): Handlers {
     ...treatmentsHandlers(ctx, wakeJobs),
     ...planningHandlers(ctx, wakeJobs),
     ...annotationsHandlers(ctx),
+    ...accessLogHandlers(ctx),
   };
 }

@@ -7,69 +7,40 @@ import type { ExclusionZonesInput } from '../../generated/model/exclusionZonesIn
 import type { FinalAdjustmentsInput } from '../../generated/model/finalAdjustmentsInput';
 import type { GetPreviousTreatmentParams } from '../../generated/model/getPreviousTreatmentParams';
 import type { MaculaGridInput } from '../../generated/model/maculaGridInput';
+import type { Plan } from '../../generated/model/plan';
 import type { SignOffInput } from '../../generated/model/signOffInput';
 import type { AppContext } from '../context';
 import { type Handler, type Handlers, success } from '../http/handler';
 import { translate } from '../i18n';
-import { audit } from '../services/audit';
-import { planSafetyOf, treatmentDevicesOf } from '../services/clinical-safety';
+import { treatmentDevicesForSession } from '../services/clinical-safety';
 import { listPlanChanges } from '../services/plan-audit';
-import { saveBrightness, saveExclusionZones, saveFinalAdjustments, saveMaculaGrid, type PlanActor } from '../services/plan-steps';
+import { readPlan, saveBrightness, saveExclusionZones, saveFinalAdjustments, saveMaculaGrid } from '../services/plan-steps';
 import { parameterSetFile, signOff } from '../services/parameter-set';
-import { previousTreatment } from '../services/previous-treatment';
-import { sessionLocked } from '../services/treatment-changes';
+import { readPreviousTreatment } from '../services/previous-treatment';
 import { treatmentReport } from '../services/treatment-report';
-import { findTreatmentRow, loadTreatment, planOf } from '../services/treatments';
+import { actorOf } from '../http/actor';
+import type { Actor } from '../actor';
 
 type ById = { Params: { id: string } };
 
-export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handlers {
-  const getPlan: Handler<ById> = async (request) => {
-    const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
-    await audit(ctx.db, request, { action: 'plan.read', outcome: 'success', targetType: 'treatment', targetId: row.id });
-    return success(planOf(row, await planSafetyOf(ctx.db, row)));
-  };
+export function planningHandlers(ctx: AppContext, wakeJobs: () => void) {
+  const getPlan: Handler<ById> = async (request) => success(await readPlan(ctx, actorOf(request), request.params.id));
 
-  /** A plan step: saved, then the plan read back as it now stands. */
+  /** A plan step: saved, and answered with the plan as it now stands. */
   const step =
-    <B>(action: string, save: (ctx: AppContext, actor: PlanActor, id: string, body: B) => Promise<void>): Handler<ById & { Body: B }> =>
-    async (request) => {
-      const auth = request.auth!;
-      await save(ctx, { userId: auth.userId, clinicId: auth.clinicId, role: auth.role }, request.params.id, request.body as B);
-      await audit(ctx.db, request, { action, outcome: 'success', targetType: 'treatment', targetId: request.params.id });
-      const row = await findTreatmentRow(ctx.db, auth.clinicId, request.params.id);
-      return success(planOf(row, await planSafetyOf(ctx.db, row)), translate(request.lang, 'treatment.updated'));
-    };
+    <B>(save: (ctx: AppContext, actor: Actor, id: string, body: B) => Promise<Plan>): Handler<ById & { Body: B }> =>
+    async (request) =>
+      success(await save(ctx, actorOf(request), request.params.id, request.body as B), translate(request.lang, 'treatment.updated'));
 
-  const listTreatmentDevices: Handler<ById> = async (request) => {
-    // 404 for a session out of reach, as every read of a session.
-    const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
-    return success(await treatmentDevicesOf(ctx.db, row.clinic_id));
-  };
+  const listTreatmentDevices: Handler<ById> = async (request) => success(await treatmentDevicesForSession(ctx, actorOf(request), request.params.id));
 
-  const listTreatmentAudit: Handler<ById> = async (request) => {
-    const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
-    return success(await listPlanChanges(ctx.db, row.id, request.lang));
-  };
+  const listTreatmentAudit: Handler<ById> = async (request) => success(await listPlanChanges(ctx, actorOf(request), request.params.id));
 
-  const confirmTreatment: Handler<ById & { Body: SignOffInput }> = async (request) => {
-    const auth = request.auth!;
-    try {
-      await signOff(ctx, { userId: auth.userId, clinicId: auth.clinicId, role: auth.role }, request.params.id, request.body, wakeJobs);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : 'unknown';
-      await audit(ctx.db, request, { action: 'plan.sign_off', outcome: 'failure', targetType: 'treatment', targetId: request.params.id, detail: { reason } });
-      throw error;
-    }
-    await audit(ctx.db, request, { action: 'plan.sign_off', outcome: 'success', targetType: 'treatment', targetId: request.params.id });
-    return success(await loadTreatment(ctx.db, auth.clinicId, request.params.id, request.lang), translate(request.lang, 'plan.signed_off_message'));
-  };
+  const confirmTreatment: Handler<ById & { Body: SignOffInput }> = async (request) =>
+    success(await signOff(ctx, actorOf(request), request.params.id, request.body, wakeJobs), translate(request.lang, 'plan.signed_off_message'));
 
   const downloadParameterSet: Handler<ById> = async (request, reply) => {
-    const row = await findTreatmentRow(ctx.db, request.auth!.clinicId, request.params.id);
-    if (row.locked) throw sessionLocked();
-    const file = await parameterSetFile(ctx, row);
-    await audit(ctx.db, request, { action: 'plan.parameter_set_downloaded', outcome: 'success', targetType: 'treatment', targetId: row.id });
+    const file = await parameterSetFile(ctx, actorOf(request), request.params.id);
     return reply
       .header('Content-Type', 'application/octet-stream')
       .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
@@ -78,15 +49,7 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
   };
 
   const downloadTreatmentReport: Handler<ById & { Querystring: DownloadTreatmentReportParams }> = async (request, reply) => {
-    const { timeZone } = request.query;
-    const report = await treatmentReport(ctx, request.auth!, request.params.id, request.lang, timeZone);
-    await audit(ctx.db, request, {
-      action: 'plan.report_downloaded',
-      outcome: 'success',
-      targetType: 'treatment',
-      targetId: report.treatmentId,
-      detail: { lang: request.lang, timeZone: report.timeZone },
-    });
+    const report = await treatmentReport(ctx, actorOf(request), request.params.id, request.query.timeZone);
     return reply
       .header('Content-Type', 'application/pdf')
       .header('Content-Disposition', `attachment; filename="${report.fileName}"`)
@@ -94,30 +57,20 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void): Handler
       .send(report.bytes);
   };
 
-  const getPreviousTreatment: Handler<ById & { Querystring: GetPreviousTreatmentParams }> = async (request) => {
-    const auth = request.auth!;
-    const answer = await previousTreatment(ctx, auth.clinicId, request.params.id, request.lang, wakeJobs, request.query.earlierSessionId);
-    await audit(ctx.db, request, {
-      action: 'plan.previous_treatment_read',
-      outcome: 'success',
-      targetType: 'treatment',
-      targetId: request.params.id,
-      detail: { earlierTreatmentId: answer.session?.id ?? null, state: answer.state },
-    });
-    return success(answer);
-  };
+  const getPreviousTreatment: Handler<ById & { Querystring: GetPreviousTreatmentParams }> = async (request) =>
+    success(await readPreviousTreatment(ctx, actorOf(request), request.params.id, wakeJobs, request.query.earlierSessionId));
 
   return {
     getPlan,
     getPreviousTreatment,
-    saveExclusionZones: step<ExclusionZonesInput>('plan.exclusion_zones_saved', saveExclusionZones),
-    saveMaculaGrid: step<MaculaGridInput>('plan.macula_grid_saved', saveMaculaGrid),
-    saveBrightness: step<BrightnessInput>('plan.brightness_saved', saveBrightness),
-    saveFinalAdjustments: step<FinalAdjustmentsInput>('plan.final_adjustments_saved', saveFinalAdjustments),
+    saveExclusionZones: step<ExclusionZonesInput>(saveExclusionZones),
+    saveMaculaGrid: step<MaculaGridInput>(saveMaculaGrid),
+    saveBrightness: step<BrightnessInput>(saveBrightness),
+    saveFinalAdjustments: step<FinalAdjustmentsInput>(saveFinalAdjustments),
     listTreatmentAudit,
     listTreatmentDevices,
     confirmTreatment,
     downloadParameterSet,
     downloadTreatmentReport,
-  };
+  } satisfies Handlers;
 }

@@ -1,44 +1,17 @@
-// Authorisation of realtime channels (Pusher protocol): the caller may listen on their own user
-// channel and on their clinic's channel, nothing else. The answer is the Pusher signature, unwrapped. And
-// where the browsers connect.
-import { createHmac } from 'node:crypto';
+// Realtime (Pusher protocol): the signature that authorises a channel (server/services/realtime-channels.ts),
+// unwrapped as pusher-js expects it, and where the browsers connect.
 import type { BroadcastingAuthRequest } from '../../generated/model/broadcastingAuthRequest';
 import type { BroadcastingAuthResponse } from '../../generated/model/broadcastingAuthResponse';
 import type { RealtimeSettings } from '../../generated/model/realtimeSettings';
-import { channelName as nameOfChannel } from '../../src/domain/realtime/events';
 import type { AppContext } from '../context';
-import { HttpError } from '../http/errors';
+import { actorOf } from '../http/actor';
 import { success, type Handler, type Handlers } from '../http/handler';
-import { audit } from '../services/audit';
+import { authorizeChannel } from '../services/realtime-channels';
 
-/** `{key}:{hex HMAC-SHA256(secret, "socket_id:channel_name")}`, as pusher-js and Pusher servers expect. */
-export function channelSignature(key: string, secret: string, socketId: string, channelName: string): string {
-  const signature = createHmac('sha256', secret).update(`${socketId}:${channelName}`).digest('hex');
-  return `${key}:${signature}`;
-}
-
-export function realtimeHandlers(ctx: AppContext): Handlers {
+export function realtimeHandlers(ctx: AppContext) {
   const authorizeBroadcasting: Handler<{ Body: BroadcastingAuthRequest }> = async (request) => {
-    const auth = request.auth!;
     const { socket_id: socketId, channel_name: channelName } = request.body;
-    const allowed = [nameOfChannel('user', auth.userId), nameOfChannel('clinic', auth.clinicId)];
-    if (!allowed.includes(channelName)) {
-      await audit(ctx.db, request, {
-        action: 'realtime.channel',
-        outcome: 'denied',
-        detail: { channel: channelName.slice(0, 200) },
-      });
-      throw new HttpError(403, 'realtime.channel_forbidden', 'realtime.channel_forbidden');
-    }
-    // The socket closes when this session ends (logout, deactivation, a new password or address): server/realtime/endpoint.ts.
-    await ctx.db
-      .insertInto('realtime_bindings')
-      .values({ socket_id: socketId, session_id: auth.sessionId })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    const answer: BroadcastingAuthResponse = {
-      auth: channelSignature(ctx.config.realtime.key, ctx.config.realtime.secret, socketId, channelName),
-    };
+    const answer: BroadcastingAuthResponse = { auth: await authorizeChannel(ctx, actorOf(request), socketId, channelName) };
     return answer;
   };
   /** The server's own endpoint (host null: beside the API), or the external service's address for browsers. */
@@ -48,5 +21,5 @@ export function realtimeHandlers(ctx: AppContext): Handlers {
     return success(settings);
   };
 
-  return { authorizeBroadcasting, getRealtimeSettings };
+  return { authorizeBroadcasting, getRealtimeSettings } satisfies Handlers;
 }

@@ -1,27 +1,15 @@
-// The instance's own state, for load balancers: does it reach its database and its file storage?
-import { sql } from 'kysely';
+// The instance's own state, for load balancers (server/services/health.ts): 503 naming each part that does
+// not answer.
 import type { Health } from '../../generated/model/health';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
 import { success, type Handler, type Handlers } from '../http/handler';
 import type { MessageKey } from '../i18n';
+import { partsAnswering } from '../services/health';
 
-/** A balancer gives up on a slow answer anyway: after this, the part counts as not answering. */
-const PART_TIMEOUT_MS = 5_000;
-
-async function answers(part: () => Promise<unknown>): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PART_TIMEOUT_MS)));
-  try {
-    return await Promise.race([part().then(() => true, () => false), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export function systemHandlers(ctx: AppContext): Handlers {
+export function systemHandlers(ctx: AppContext) {
   const getHealth: Handler = async () => {
-    const [database, storage] = await Promise.all([answers(() => sql`select 1`.execute(ctx.db)), answers(() => ctx.files.ping())]);
+    const { database, storage } = await partsAnswering(ctx);
     if (!database || !storage) {
       const failing: Record<string, MessageKey[]> = {};
       if (!database) failing.database = ['database.unavailable'];
@@ -32,5 +20,5 @@ export function systemHandlers(ctx: AppContext): Handlers {
     const health: Health = { database: 'ok', storage: 'ok' };
     return success(health);
   };
-  return { getHealth };
+  return { getHealth } satisfies Handlers;
 }

@@ -1,5 +1,6 @@
 // Handlers are keyed by the contract's operationId; each area of the API contributes an object of them.
 import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { OperationId } from '../../generated/operation-ids';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler narrows its own request
 export type Handler<R extends RouteGenericInterface = any> = (
@@ -7,7 +8,11 @@ export type Handler<R extends RouteGenericInterface = any> = (
   reply: FastifyReply,
 ) => Promise<unknown>;
 
-export type Handlers = Record<string, Handler>;
+/** An area's handlers: operation ids of the contract only (a misspelt id fails the type check). */
+export type Handlers = Partial<Record<OperationId, Handler>>;
+
+/** Every operation's handler: one missing fails the type check instead of answering 501 at run time. */
+export type AllHandlers = Record<OperationId, Handler>;
 
 /** The success envelope of the contract. */
 export const success = <T>(data: T, message?: string) => ({

@@ -9,6 +9,7 @@ import { localFanOut, postgresFanOut, type FanOut } from './fanout';
 import { frame, Hub, PROTOCOL_VERSIONS, PusherCode } from './hub';
 import { createPublisher } from './publisher';
 import { clientAddress } from '../http/client-address';
+import { socketsOfEndedSessions, unbindSockets } from '../repositories/realtime-bindings';
 
 const SOCKET_PATH = /^(?:\/api)?\/app\/([^/]+)$/;
 /** A client that reads slower than events come is closed (it reconnects and refetches) rather than buffered without end. */
@@ -114,17 +115,10 @@ export async function installRealtime(app: FastifyInstance, ctx: AppContext): Pr
     try {
       const ids = hub.socketIds();
       for (let start = 0; start < ids.length; start += SESSION_CHECK_CHUNK) {
-        const ended = await ctx.db
-          .selectFrom('realtime_bindings as b')
-          .innerJoin('auth_sessions as s', 's.id', 'b.session_id')
-          .select('b.socket_id')
-          .distinct()
-          .where('b.socket_id', 'in', ids.slice(start, start + SESSION_CHECK_CHUNK))
-          .where((eb) => eb.or([eb('s.ended_at', 'is not', null), eb('s.expires_at', '<=', ctx.clock.now())]))
-          .execute();
-        for (const { socket_id } of ended) hub.end(socket_id, PusherCode.unauthorized, 'The session has ended');
+        const ended = await socketsOfEndedSessions(ctx.db, ids.slice(start, start + SESSION_CHECK_CHUNK), ctx.clock.now());
+        for (const socketId of ended) hub.end(socketId, PusherCode.unauthorized, 'The session has ended');
       }
-      while (gone.length) await ctx.db.deleteFrom('realtime_bindings').where('socket_id', 'in', gone.splice(0, SESSION_CHECK_CHUNK)).execute();
+      while (gone.length) await unbindSockets(ctx.db, gone.splice(0, SESSION_CHECK_CHUNK));
     } finally {
       checking = false;
     }

@@ -14,7 +14,8 @@ import type { Treatment } from '../../generated/model/treatment';
 import type { MarkMeasurement } from '../../src/domain/annotations/measure';
 import type { MarkShape } from '../../src/domain/annotations/mark-shape';
 import { median } from '../../src/domain/planning/brightness';
-import { POWER_COLOURS, powerColour, powerLegend } from '../../src/domain/planning/power-colours';
+import { POWER_COLOURS, powerColour, powerLegend, spotColourClass } from '../../src/domain/planning/power-colours';
+import { PLAN_STYLE, PT_PER_PX, scaleBarLength, spotFill, type Line, type Paint } from '../../src/domain/planning/plan-style';
 import en from '../../locales/en/report.json';
 import de from '../../locales/de/report.json';
 import type { Lang } from '../i18n';
@@ -127,9 +128,6 @@ const MUTED = '#5f6b7c';
 const RULE = '#c5cbd3';
 const DANGER = '#ac2f33';
 const DANGER_FILL = '#fcecec';
-const FAZ = '#e5484d';
-const ONH = '#f0a020';
-const MARK = '#00a3ff';
 const SIZE = { title: 18, heading: 10.5, body: 9, label: 8.5, small: 7.5 };
 
 type Doc = PDFKit.PDFDocument;
@@ -342,8 +340,10 @@ function imageSection(doc: Doc, input: ReportInput, f: Formats, y: number): numb
   if (input.image) {
     doc.image(input.image.jpeg, origin.x, origin.y, { width: width * scale, height: height * scale });
   } else {
-    doc.rect(MARGIN, top, boxWidth, boxHeight).fillColor('#30353b').fill();
-    doc.font(FONT.regular).fontSize(SIZE.body).fillColor('#ffffff').text(f.t('image.missing'), MARGIN + 10, top + boxHeight / 2 - 6, { width: boxWidth - 20, align: 'center' });
+    doc.rect(MARGIN, top, boxWidth, boxHeight);
+    fillWith(doc, PLAN_STYLE.backdrop.fill).fill();
+    doc.font(FONT.regular).fontSize(SIZE.body);
+    fillWith(doc, PLAN_STYLE.backdrop.text).text(f.t('image.missing'), MARGIN + 10, top + boxHeight / 2 - 6, { width: boxWidth - 20, align: 'center' });
   }
   doc.save();
   doc.translate(origin.x, origin.y).scale(scale);
@@ -352,7 +352,7 @@ function imageSection(doc: Doc, input: ReportInput, f: Formats, y: number): numb
   // Text goes on in page coordinates: pdfkit places text against the page, not against a scaled frame.
   const toPage = (point: PixelPoint): PixelPoint => ({ x: origin.x + point.x * scale, y: origin.y + point.y * scale });
   markTags(doc, input.marks, toPage);
-  if (plan.scale) scaleBar(doc, plan.scale.umPerPixel / scale, { x: MARGIN + 8, y: top + boxHeight - 8 }, boxWidth * 0.25);
+  if (plan.scale) scaleBar(doc, f, plan.scale.umPerPixel / scale, plan.scale.source === 'estimated', { x: MARGIN, bottom: top + boxHeight, width: boxWidth });
   doc.restore();
   doc.rect(MARGIN, top, boxWidth, boxHeight).lineWidth(0.5).strokeColor(RULE).stroke();
 
@@ -407,20 +407,37 @@ function viewOf(input: ReportInput, width: number, height: number): { x: number;
   };
 }
 
-/** The plan in the image's pixels; `scale` is points per image pixel, for strokes of a fixed size on paper. */
+// --- The plan, as the planner draws it (src/domain/planning/plan-style.ts) --------------------------------------
+
+const { ring: RING, fovea: FOVEA, disc: DISC, spots: SPOTS, marks: MARKS, scaleBar: SCALE_BAR } = PLAN_STYLE;
+
+/** Sets a paint as pdfkit's fill or stroke colour; pdfkit takes the colour and its opacity apart. */
+const fillWith = (doc: Doc, paint: Paint) => doc.fillColor(paint.colour, paint.alpha);
+const strokeWith = (doc: Doc, paint: Paint) => doc.strokeColor(paint.colour, paint.alpha);
+
+/** A line of the plan style, `u` being the drawing's units per CSS px; dashed when the style says so. */
+function lineOf(doc: Doc, line: Line, u: number): Doc {
+  strokeWith(doc, line.paint).lineWidth(line.widthPx * u);
+  return line.dashPx ? doc.dash(line.dashPx[0] * u, { space: line.dashPx[1] * u }) : doc.undash();
+}
+
+/**
+ * The plan in the image's pixels; `scale` is points per image pixel. Lengths of the plan style (CSS px) are
+ * drawn at PT_PER_PX points each, whatever the image's size, as the planner draws them at any zoom.
+ */
 function drawPlan(doc: Doc, input: ReportInput, scale: number) {
   const { plan, spotSizeUm } = input.treatment;
-  const pt = 1 / scale;
+  const u = PT_PER_PX / scale;
   const zones = plan.exclusionZones;
   if (zones) {
-    for (const [zone, colour] of [
-      [zones.faz, FAZ],
-      [zones.onh, ONH],
-    ] as const) {
+    for (const zone of [zones.faz, zones.onh]) {
+      const look = PLAN_STYLE.zones[zone.kind];
       doc.save();
       doc.translate(zone.center.x, zone.center.y).rotate(zone.rotationDeg);
-      doc.ellipse(0, 0, zone.radiusXPx, zone.radiusYPx).fillColor(colour).fillOpacity(0.18).fill();
-      doc.ellipse(0, 0, zone.radiusXPx, zone.radiusYPx).lineWidth(1.2 * pt).strokeColor(colour).strokeOpacity(1).stroke();
+      doc.ellipse(0, 0, zone.radiusXPx, zone.radiusYPx);
+      fillWith(doc, look.fill).fill();
+      doc.ellipse(0, 0, zone.radiusXPx, zone.radiusYPx);
+      strokeWith(doc, look.stroke).lineWidth(look.widthPx * u).stroke();
       doc.restore();
     }
   }
@@ -428,59 +445,76 @@ function drawPlan(doc: Doc, input: ReportInput, scale: number) {
   const fovea = zones?.faz.center ?? plan.fovea;
   if (plan.gridSettings && fovea && umPerPixel) {
     doc.save();
-    doc.lineWidth(0.8 * pt).dash(3 * pt, { space: 2 * pt }).strokeColor('#ffffff').strokeOpacity(0.8);
+    lineOf(doc, RING, u);
     for (const radiusUm of [plan.gridSettings.innerRadiusUm, plan.gridSettings.outerRadiusUm]) {
       if (radiusUm > 0) doc.circle(fovea.x, fovea.y, radiusUm / umPerPixel).stroke();
     }
     doc.restore();
   }
   const spotSize = spotSizeUm ?? plan.gridSettings?.spotSizeUm;
-  const radius = spotSize && umPerPixel ? spotSize / 2 / umPerPixel : 2 * pt;
+  const radius = spotSize && umPerPixel ? spotSize / 2 / umPerPixel : 2 * u;
   const model = plan.brightness;
   for (let colour = -1; colour < POWER_COLOURS.length; colour++) {
-    const spots = plan.spots.filter((spot) => spot.enabled && (model && spot.powerFactor != null ? powerColour(spot.powerFactor, model) : -1) === colour);
+    const spots = plan.spots.filter((spot) => spot.enabled && spotColourClass(spot.powerFactor, model) === colour);
     if (!spots.length) continue;
     for (const spot of spots) doc.circle(spot.x, spot.y, radius);
-    doc.lineWidth(0.35 * pt).fillColor(colour < 0 ? '#40e0ff' : POWER_COLOURS[colour]).strokeColor('#000000').fillOpacity(1).strokeOpacity(0.6).fillAndStroke();
+    fillWith(doc, spotFill(colour));
+    strokeWith(doc, SPOTS.outline.paint).lineWidth(SPOTS.outline.widthPx * u).fillAndStroke();
   }
   const removed = plan.spots.filter((spot) => !spot.enabled);
   if (removed.length) {
-    const d = radius * 0.6;
+    const d = radius * SPOTS.removed.crossFraction;
     for (const spot of removed) {
       doc.circle(spot.x, spot.y, radius);
       doc.moveTo(spot.x - d, spot.y - d).lineTo(spot.x + d, spot.y + d).moveTo(spot.x + d, spot.y - d).lineTo(spot.x - d, spot.y + d);
     }
-    doc.lineWidth(0.6 * pt).strokeColor('#ffffff').strokeOpacity(0.9).stroke();
+    lineOf(doc, SPOTS.removed, u).stroke();
   }
   if (plan.opticDisc) {
     const { center, radiusPx } = plan.opticDisc;
     doc.save();
-    doc.lineWidth(0.8 * pt).dash(2 * pt, { space: 2 * pt }).circle(center.x, center.y, radiusPx).strokeColor('#ffffff').strokeOpacity(0.9).stroke();
+    lineOf(doc, DISC, u);
+    doc.circle(center.x, center.y, radiusPx).stroke();
     doc.restore();
   }
-  if (fovea) {
-    const arm = 5 * pt;
-    doc.moveTo(fovea.x - arm, fovea.y).lineTo(fovea.x + arm, fovea.y).moveTo(fovea.x, fovea.y - arm).lineTo(fovea.x, fovea.y + arm);
-    doc.lineWidth(1.2 * pt).strokeColor('#ffffff').strokeOpacity(1).stroke();
-  }
-  drawMarks(doc, input.marks, pt);
+  if (fovea) foveaCross(doc, fovea, u);
+  drawMarks(doc, input.marks, u);
 }
 
-function drawMarks(doc: Doc, marks: readonly ReportMark[], pt: number) {
+function foveaCross(doc: Doc, at: PixelPoint, u: number) {
+  const arm = FOVEA.armPx * u;
+  doc.moveTo(at.x - arm, at.y).lineTo(at.x + arm, at.y).moveTo(at.x, at.y - arm).lineTo(at.x, at.y + arm);
+  lineOf(doc, FOVEA, u).stroke();
+}
+
+/** The marks as the planner's marks overlay draws them: outlined, areas tinted, a point a ring with a dot. */
+function drawMarks(doc: Doc, marks: readonly ReportMark[], u: number) {
+  const { shape: look, point } = MARKS;
+  const outline = () => strokeWith(doc, look.stroke).lineWidth(look.widthPx * u);
+  const area = () => {
+    fillWith(doc, look.fill);
+    outline().fillAndStroke();
+  };
   for (const { shape } of marks) {
-    doc.lineWidth(1 * pt).strokeColor(MARK).strokeOpacity(1);
     switch (shape.kind) {
       case 'point':
-        doc.circle(shape.at.x, shape.at.y, 2.5 * pt).fillColor(MARK).fillOpacity(1).fill();
+        doc.circle(shape.at.x, shape.at.y, point.radiusPx * u);
+        area();
+        doc.circle(shape.at.x, shape.at.y, point.dotPx * u);
+        fillWith(doc, look.stroke).fill();
         break;
       case 'line':
-        doc.moveTo(shape.start.x, shape.start.y).lineTo(shape.end.x, shape.end.y).stroke();
+        doc.moveTo(shape.start.x, shape.start.y).lineTo(shape.end.x, shape.end.y);
+        outline().stroke();
         break;
       case 'circle':
-        doc.circle(shape.center.x, shape.center.y, shape.radiusPx).stroke();
+        doc.circle(shape.center.x, shape.center.y, shape.radiusPx);
+        area();
         break;
       case 'polygon':
-        if (shape.points.length) doc.polygon(...shape.points.map((p): [number, number] => [p.x, p.y])).stroke();
+        if (!shape.points.length) break;
+        doc.polygon(...shape.points.map((p): [number, number] => [p.x, p.y]));
+        area();
         break;
     }
   }
@@ -500,55 +534,112 @@ function anchorOf(shape: MarkShape): PixelPoint {
   }
 }
 
-/** Each mark's number on the image; its label and measurement are in the table after the sign-off. */
+const TAG_SIZE = PLAN_STYLE.labels.markPx * PT_PER_PX;
+const TAG_HEIGHT = TAG_SIZE * 1.25;
+
+/** A mark's number on a tag of the marks' colour, its upper left at (x, y): on the image and in the table alike. */
+function markTag(doc: Doc, number: number, x: number, y: number) {
+  const tag = String(number);
+  doc.font(FONT.bold).fontSize(TAG_SIZE);
+  doc.rect(x, y, doc.widthOfString(tag) + 4, TAG_HEIGHT);
+  fillWith(doc, MARKS.shape.stroke).fill();
+  fillWith(doc, MARKS.text.tagText).text(tag, x + 2, y + TAG_SIZE * 0.05, { lineBreak: false });
+}
+
+/** Each mark's number on the image, just above and right of it; its label and measurement are in the table. */
 function markTags(doc: Doc, marks: readonly ReportMark[], toPage: (point: PixelPoint) => PixelPoint) {
   marks.forEach((mark, index) => {
     const at = toPage(anchorOf(mark.shape));
-    const tag = String(index + 1);
-    doc.font(FONT.bold).fontSize(6.5);
-    const w = doc.widthOfString(tag) + 4;
-    doc.rect(at.x + 2, at.y - 10, w, 9).fillColor(MARK).fillOpacity(1).fill();
-    doc.fillColor('#ffffff').text(tag, at.x + 4, at.y - 9.6, { lineBreak: false });
+    markTag(doc, index + 1, at.x + 2, at.y - 1 - TAG_HEIGHT);
   });
 }
 
-const NICE_LENGTHS_UM = [100, 200, 250, 500, 1000, 2000, 5000];
-
-/** A bar of a round length in µm (at most `maxPt` long) at `at` (its lower left), its length written above it. */
-function scaleBar(doc: Doc, umPerPt: number, at: PixelPoint, maxPt: number) {
-  let lengthUm = NICE_LENGTHS_UM[0];
-  for (const candidate of NICE_LENGTHS_UM) if (candidate / umPerPt <= maxPt) lengthUm = candidate;
-  const length = lengthUm / umPerPt;
-  doc.rect(at.x - 4, at.y - 15, length + 8, 19).fillColor('#000000').fillOpacity(0.6).fill();
-  doc.rect(at.x, at.y - 2, length, 2.5).fillColor('#ffffff').fillOpacity(1).fill();
-  doc.font(FONT.bold).fontSize(7).fillColor('#ffffff').text(`${lengthUm}\u00a0µm`, at.x - 4, at.y - 13, { width: length + 8, align: 'center', lineBreak: false });
+/**
+ * The scale bar as the planner's viewer draws it, `SCALE_BAR.offsetPx` in from the lower left of the image box:
+ * a bracket of a round length on a translucent dark box, its length written under it.
+ */
+function scaleBar(doc: Doc, f: Formats, umPerPt: number, estimated: boolean, box: { x: number; bottom: number; width: number }) {
+  const p = PT_PER_PX;
+  const bar = scaleBarLength(1 / (umPerPt * p), box.width / p);
+  const length = bar.px * p;
+  const lineWidth = SCALE_BAR.lineWidthPx * p;
+  const label = `${estimated ? '≈' : ''}${f.number(bar.um)}\u00a0µm`;
+  doc.font(FONT.regular).fontSize(PLAN_STYLE.labels.scaleBarPx * p);
+  const textHeight = doc.currentLineHeight();
+  const pad = { x: SCALE_BAR.paddingPx.x * p, y: SCALE_BAR.paddingPx.y * p };
+  const width = Math.max(length, doc.widthOfString(label)) + 2 * pad.x;
+  const height = 2 * pad.y + (SCALE_BAR.barHeightPx + SCALE_BAR.gapPx) * p + textHeight;
+  const left = box.x + SCALE_BAR.offsetPx.x * p;
+  const top = box.bottom - SCALE_BAR.offsetPx.y * p - height;
+  doc.roundedRect(left, top, width, height, SCALE_BAR.radiusPx * p);
+  fillWith(doc, SCALE_BAR.background).fill();
+  const x0 = left + pad.x + lineWidth / 2;
+  const x1 = left + pad.x + length - lineWidth / 2;
+  const y0 = top + pad.y;
+  const y1 = y0 + SCALE_BAR.barHeightPx * p - lineWidth / 2;
+  doc.moveTo(x0, y0).lineTo(x0, y1).lineTo(x1, y1).lineTo(x1, y0);
+  strokeWith(doc, SCALE_BAR.paint).lineWidth(lineWidth).undash().stroke();
+  fillWith(doc, SCALE_BAR.paint).text(label, left + pad.x, y0 + (SCALE_BAR.barHeightPx + SCALE_BAR.gapPx) * p, { lineBreak: false });
 }
 
+const TILE = { width: 16, height: 11 };
+
+/**
+ * A legend entry's swatch: the element drawn as on the image, on a tile of the image's dark backdrop (the plan's
+ * light colours would not stand out on white paper), in a frame of points centred on the tile.
+ */
 function swatch(doc: Doc, x: number, y: number, draw: (cx: number, cy: number) => void) {
   doc.save();
-  draw(x + 6, y + 5);
+  doc.roundedRect(x, y - 1, TILE.width, TILE.height, 2);
+  fillWith(doc, PLAN_STYLE.backdrop.fill).fill();
+  draw(x + TILE.width / 2, y - 1 + TILE.height / 2);
   doc.restore();
 }
 
 function legend(doc: Doc, input: ReportInput, f: Formats, x: number, y: number, width: number): number {
   const { plan, laserDose } = input.treatment;
+  const u = PT_PER_PX;
+  const zone = (kind: 'FAZ' | 'ONH') => (cx: number, cy: number) => {
+    const look = PLAN_STYLE.zones[kind];
+    doc.ellipse(cx, cy, 5.5, 4);
+    fillWith(doc, look.fill);
+    strokeWith(doc, look.stroke).lineWidth(look.widthPx * u).fillAndStroke();
+  };
+  const dashedCircle = (line: Line) => (cx: number, cy: number) => {
+    lineOf(doc, line, u);
+    doc.circle(cx, cy, 4.5).stroke();
+  };
   const entries: [string, (cx: number, cy: number) => void][] = [
-    [f.t('image.legend.faz'), (cx, cy) => doc.ellipse(cx, cy, 5.5, 4).fillColor(FAZ).fillOpacity(0.25).strokeColor(FAZ).lineWidth(1).fillAndStroke()],
-    [f.t('image.legend.onh'), (cx, cy) => doc.ellipse(cx, cy, 5.5, 4).fillColor(ONH).fillOpacity(0.25).strokeColor(ONH).lineWidth(1).fillAndStroke()],
-    [f.t('image.legend.ring'), (cx, cy) => doc.circle(cx, cy, 4.5).lineWidth(0.8).dash(1.5, { space: 1 }).strokeColor(MUTED).stroke()],
-    [f.t('image.legend.fovea'), (cx, cy) => doc.moveTo(cx - 5, cy).lineTo(cx + 5, cy).moveTo(cx, cy - 5).lineTo(cx, cy + 5).lineWidth(1.2).strokeColor(INK).stroke()],
-    [f.t('image.legend.disc'), (cx, cy) => doc.circle(cx, cy, 4.5).lineWidth(0.8).dash(1.2, { space: 1.2 }).strokeColor(INK).stroke()],
+    [f.t('image.legend.faz'), zone('FAZ')],
+    [f.t('image.legend.onh'), zone('ONH')],
+    [f.t('image.legend.ring'), dashedCircle(RING)],
+    [f.t('image.legend.fovea'), (cx, cy) => foveaCross(doc, { x: cx, y: cy }, u)],
+    [f.t('image.legend.disc'), dashedCircle(DISC)],
     [
       f.t('image.legend.removed'),
-      (cx, cy) => doc.circle(cx, cy, 3.5).moveTo(cx - 2, cy - 2).lineTo(cx + 2, cy + 2).moveTo(cx + 2, cy - 2).lineTo(cx - 2, cy + 2).lineWidth(0.7).strokeColor(INK).stroke(),
+      (cx, cy) => {
+        const d = 3.2 * SPOTS.removed.crossFraction;
+        doc.circle(cx, cy, 3.2).moveTo(cx - d, cy - d).lineTo(cx + d, cy + d).moveTo(cx + d, cy - d).lineTo(cx - d, cy + d);
+        lineOf(doc, SPOTS.removed, u).stroke();
+      },
     ],
   ];
-  if (input.marks.length) entries.push([f.t('image.legend.mark'), (cx, cy) => doc.rect(cx - 4, cy - 3.5, 8, 7).fillColor(MARK).fill()]);
+  if (input.marks.length) {
+    entries.push([
+      f.t('image.legend.mark'),
+      (cx, cy) => {
+        doc.circle(cx, cy, 3.5);
+        fillWith(doc, MARKS.shape.fill);
+        strokeWith(doc, MARKS.shape.stroke).lineWidth(MARKS.shape.widthPx * u).fillAndStroke();
+      },
+    ]);
+  }
+  const labelX = x + TILE.width + 6;
   let top = y;
   for (const [label, draw] of entries) {
     swatch(doc, x, top, draw);
-    doc.font(FONT.regular).fontSize(SIZE.label).fillColor(INK).text(label, x + 18, top, { width: width - 18 });
-    top = doc.y + 2.5;
+    doc.font(FONT.regular).fontSize(SIZE.label).fillColor(INK).text(label, labelX, top, { width: x + width - labelX });
+    top = Math.max(doc.y, top + TILE.height) + 2.5;
   }
   const model = plan.brightness;
   if (!model || laserDose == null) return top;
@@ -560,18 +651,20 @@ function legend(doc: Doc, input: ReportInput, f: Formats, x: number, y: number, 
   for (const spot of plan.spots) if (spot.enabled && spot.powerFactor != null) counts[powerColour(spot.powerFactor, model)]++;
   const countX = x + width - 36;
   doc.font(FONT.regular).fontSize(SIZE.small).fillColor(MUTED);
-  doc.text(f.t('power.range'), x + 18, top, { width: countX - x - 18, lineBreak: false });
+  doc.text(f.t('power.range'), labelX, top, { width: countX - labelX, lineBreak: false });
   doc.text(f.t('power.count'), countX, top, { width: 36, align: 'right', lineBreak: false });
   top += 11;
   const bands = powerLegend(model);
-  // Highest power first, as the planner's legend reads.
+  // Highest power first, as the planner's legend reads, each band's colour on the page as the planner's
+  // histogram has it: the darkest power colours would be lost on the dark tiles above.
   for (let k = bands.length - 1; k >= 0; k--) {
     const band = bands[k];
-    doc.rect(x, top, 12, 9).fillColor(band.colour).fillOpacity(1).fill();
+    doc.rect(x, top, TILE.width, TILE.height - 2);
+    fillWith(doc, spotFill(k)).fill();
     const range = `${f.number(laserDose * band.from, 1)}–${f.mw(laserDose * band.to)}`;
-    doc.font(FONT.regular).fontSize(SIZE.label).fillColor(INK).text(range, x + 18, top, { width: countX - x - 18, lineBreak: false });
+    doc.font(FONT.regular).fontSize(SIZE.label).fillColor(INK).text(range, labelX, top, { width: countX - labelX, lineBreak: false });
     doc.text(f.number(counts[k]), countX, top, { width: 36, align: 'right', lineBreak: false });
-    top += 12;
+    top += TILE.height + 1;
   }
   return top;
 }
@@ -632,13 +725,13 @@ function marksTable(doc: Doc, marks: readonly ReportMark[], f: Formats, y: numbe
     const measurementHeight = doc.heightOfString(measurement, { width: measurementWidth });
     doc.fontSize(SIZE.label);
     const noteHeight = mark.note ? doc.heightOfString(mark.note, { width: labelWidth }) + 1 : 0;
-    const height = Math.max(labelHeight + noteHeight, measurementHeight);
+    const height = Math.max(labelHeight + noteHeight, measurementHeight, TAG_HEIGHT - 1.5);
     if (top + height > BOTTOM) {
       doc.addPage();
       top = MARGIN;
     }
-    doc.font(FONT.bold).fontSize(SIZE.body).fillColor(MARK).text(String(index + 1), MARGIN, top, { width: 18, lineBreak: false });
-    doc.font(FONT.regular).fillColor(INK).text(mark.label, labelX, top, { width: labelWidth });
+    markTag(doc, index + 1, MARGIN, top - 1.5);
+    doc.font(FONT.regular).fontSize(SIZE.body).fillColor(INK).text(mark.label, labelX, top, { width: labelWidth });
     doc.text(measurement, measurementX, top, { width: measurementWidth });
     if (mark.note) doc.fontSize(SIZE.label).fillColor(MUTED).text(mark.note, labelX, top + labelHeight + 1, { width: labelWidth });
     top += height + 4;

@@ -4,17 +4,19 @@ import type { AppContext } from '../context';
 import { VersionedCache, versionStamp } from '../db/freshness';
 import type { Database } from '../db/tables';
 import { forbidden, HttpError, unauthorized } from '../http/errors';
+import { sourceOf } from '../http/actor';
+import { endSession, openSessionByToken, touchSession } from '../repositories/sessions';
 import { audit } from '../services/audit';
-import { nextPasswordChange, policyOf, type UserPolicy } from './policy';
+import type { SessionState } from '../services/sessions';
+import { passwordChangeReason, policyOf, type UserPolicy } from './policy';
 import { hashToken } from './tokens';
 
-export interface AuthContext {
+/** The signed-in caller of a request, and what the session must do before anything else. */
+export interface AuthContext extends SessionState {
   userId: string;
   clinicId: string;
   role: string;
   sessionId: string;
-  /** Set when the user must choose a new password before anything else. */
-  passwordChangeRequired: 'forced' | 'expired' | null;
 }
 
 declare module 'fastify' {
@@ -43,6 +45,8 @@ interface SessionFacts {
   status: string;
   mustChangePassword: boolean;
   passwordChangedAt: Date | null;
+  secondFactorSetup: boolean;
+  twoFactorEnabled: boolean;
   policy: UserPolicy;
 }
 
@@ -59,36 +63,7 @@ function sessionCacheOf(db: Database): VersionedCache<SessionFacts | null> {
 
 /** One query for the session, its user and the clinic's security policy. */
 async function loadSession(db: Database, tokenHash: string): Promise<SessionFacts | null> {
-  const row = await db
-    .selectFrom('auth_sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .leftJoin('security_settings as ss', 'ss.clinic_id', 'u.clinic_id')
-    .leftJoin('security_settings_users as su', (join) =>
-      join.onRef('su.clinic_id', '=', 'u.clinic_id').onRef('su.user_id', '=', 'u.id'),
-    )
-    .select([
-      's.id as sessionId',
-      's.last_seen_at',
-      's.expires_at',
-      'u.id as userId',
-      'u.clinic_id',
-      'u.role',
-      'u.status',
-      'u.must_change_password',
-      'u.password_changed_at',
-      'ss.clinic_id as settings_clinic_id',
-      'ss.user_scope',
-      'ss.password_strength',
-      'ss.password_renewal_interval',
-      'ss.password_renewal_period',
-      'ss.logout_time_interval',
-      'ss.logout_time_period',
-      'ss.renewal_changed_at',
-      'su.user_id as listed_user_id',
-    ])
-    .where('s.token_hash', '=', tokenHash)
-    .where('s.ended_at', 'is', null)
-    .executeTakeFirst();
+  const row = await openSessionByToken(db, tokenHash);
   if (!row) return null;
   const policy = policyOf(
     // The columns are null only when the clinic has no settings row (left join).
@@ -102,6 +77,8 @@ async function loadSession(db: Database, tokenHash: string): Promise<SessionFact
           logout_time_interval: row.logout_time_interval,
           logout_time_period: row.logout_time_period!,
           renewal_changed_at: row.renewal_changed_at,
+          two_factor_roles: row.two_factor_roles!,
+          remember_device_days: row.remember_device_days!,
         },
     row.listed_user_id !== null,
   );
@@ -115,6 +92,8 @@ async function loadSession(db: Database, tokenHash: string): Promise<SessionFact
     status: row.status,
     mustChangePassword: row.must_change_password,
     passwordChangedAt: row.password_changed_at,
+    secondFactorSetup: row.second_factor_setup,
+    twoFactorEnabled: row.totp_enabled_at !== null,
     policy,
   };
 }
@@ -146,32 +125,32 @@ export async function authenticate(ctx: AppContext, request: FastifyRequest): Pr
     }
     if (idleFor(session, now)) {
       cache.delete(tokenHash);
-      await ctx.db
-        .updateTable('auth_sessions')
-        .set({ ended_at: now, ended_reason: 'idle' })
-        .where('id', '=', session.sessionId)
-        .execute();
+      await endSession(ctx.db, session.sessionId, 'idle', now);
       throw unauthorized('auth.idle_timeout', 'auth.idle_timeout');
     }
     if (stamp !== null) cache.set(tokenHash, stamp, session);
   }
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    await ctx.db.updateTable('auth_sessions').set({ last_seen_at: now }).where('id', '=', session.sessionId).execute();
+    await touchSession(ctx.db, session.sessionId, now);
     session.lastSeenAt = now;
   }
-  const renewBy = nextPasswordChange(session.passwordChangedAt, session.policy);
   request.auth = {
     userId: session.userId,
     clinicId: session.clinicId,
     role: session.role,
     sessionId: session.sessionId,
-    passwordChangeRequired: session.mustChangePassword ? 'forced' : renewBy && renewBy <= now ? 'expired' : null,
+    passwordChangeRequired: passwordChangeReason(session.mustChangePassword, session.passwordChangedAt, session.policy, now),
+    // From the sign-in on: sessions open when the clinic began to require it go on until they end.
+    twoFactorEnrolmentRequired: session.secondFactorSetup && !session.twoFactorEnabled,
   };
 }
 
 // What a user who must change the password may still do: read the profile, change the password, log out, and
 // keep the language chosen at sign-in (updateProfile refuses every other field then: server/handlers/profile.ts).
 const WHILE_PASSWORD_CHANGE_REQUIRED = new Set(['getProfile', 'changePassword', 'logout', 'updateProfile']);
+// What a user whose clinic requires a second factor they have not set up may do: the same, but set it up instead
+// of changing the password (a required password change comes first).
+const WHILE_TWO_FACTOR_ENROLMENT_REQUIRED = new Set(['getProfile', 'logout', 'updateProfile', 'startTwoFactorEnrolment', 'confirmTwoFactor']);
 
 /** Runs after authentication: the caller's role must be in the operation's x-roles. */
 export async function authorize(ctx: AppContext, request: FastifyRequest, operationId: string, roles: string[]) {
@@ -179,11 +158,15 @@ export async function authorize(ctx: AppContext, request: FastifyRequest, operat
   const auth = request.auth;
   if (!auth) throw unauthorized();
   if (!roles.includes(auth.role)) {
-    await audit(ctx.db, request, { action: operationId, outcome: 'denied', detail: { reason: 'role' } });
+    await audit(ctx.db, sourceOf(request), { action: operationId, outcome: 'denied', detail: { reason: 'role' } });
     throw forbidden();
   }
   if (auth.passwordChangeRequired && !WHILE_PASSWORD_CHANGE_REQUIRED.has(operationId)) {
-    await audit(ctx.db, request, { action: operationId, outcome: 'denied', detail: { reason: 'password_change' } });
+    await audit(ctx.db, sourceOf(request), { action: operationId, outcome: 'denied', detail: { reason: 'password_change' } });
     throw new HttpError(403, 'auth.password_change_required', 'auth.password_change_required');
+  }
+  if (!auth.passwordChangeRequired && auth.twoFactorEnrolmentRequired && !WHILE_TWO_FACTOR_ENROLMENT_REQUIRED.has(operationId)) {
+    await audit(ctx.db, sourceOf(request), { action: operationId, outcome: 'denied', detail: { reason: 'two_factor_enrolment' } });
+    throw new HttpError(403, 'auth.two_factor_required', 'auth.two_factor_required');
   }
 }

@@ -12,9 +12,10 @@
 // Locks grow by back-off (1, 2, 4, 8, 15 minutes) instead of one long wall. Failures before a lock are
 // slowed by a short growing delay. State lives in the `throttles` table, so several server instances
 // share it and a restart does not forget it. All times come from the context clock.
-import { sql } from 'kysely';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
+import { signedInFromSince } from '../repositories/sessions';
+import * as throttles from '../repositories/throttles';
 import { verifyPassword } from './password-hash';
 
 export interface ThrottleRule {
@@ -59,21 +60,9 @@ export function lockMsFor(rule: ThrottleRule, failures: number): number {
   return Math.min(rule.backoffMs * 2 ** Math.min(failures - rule.limit, 20), rule.lockMs);
 }
 
-/** A user id no account has (the same query runs whether an account exists or not). */
-const NO_USER = '00000000-0000-0000-0000-000000000000';
-
 /** The account has signed in from this address within KNOWN_ADDRESS_MS. */
 export async function isKnownAddress(ctx: AppContext, userId: string | null, ip: string): Promise<boolean> {
-  const since = new Date(ctx.clock.now().getTime() - KNOWN_ADDRESS_MS);
-  const row = await ctx.db
-    .selectFrom('auth_sessions')
-    .select('id')
-    .where('user_id', '=', userId ?? NO_USER)
-    .where('ip', '=', ip)
-    .where('created_at', '>', since)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  return signedInFromSince(ctx.db, userId, ip, new Date(ctx.clock.now().getTime() - KNOWN_ADDRESS_MS));
 }
 
 /** The keys a sign-in attempt is checked against and counted for. */
@@ -119,13 +108,7 @@ export function throttled(retryAfterSeconds: number): HttpError {
 export async function lockedFor(ctx: AppContext, keys: string[]): Promise<number> {
   if (!keys.length) return 0;
   const now = ctx.clock.now();
-  const rows = await ctx.db
-    .selectFrom('throttles')
-    .select('locked_until')
-    .where('key', 'in', keys)
-    .where('locked_until', '>', now)
-    .execute();
-  const until = Math.max(0, ...rows.map((r) => (r.locked_until ? r.locked_until.getTime() : 0)));
+  const until = Math.max(0, ...(await throttles.locksUntil(ctx.db, keys, now)).map((at) => at.getTime()));
   return until > now.getTime() ? Math.ceil((until - now.getTime()) / 1000) : 0;
 }
 
@@ -142,34 +125,12 @@ export async function assertNotThrottled(ctx: AppContext, keys: string[]): Promi
 export async function recordFailure(ctx: AppContext, key: string, rule: ThrottleRule): Promise<number> {
   const now = ctx.clock.now();
   const windowStart = new Date(now.getTime() - rule.windowMs);
-  // One statement, so concurrent failures for the same key are all counted.
   // Without back-off a lock that has ended starts a new count; with back-off the count goes on, so the
   // next failure locks for longer.
-  const restart = rule.backoffMs
-    ? sql<boolean>`(throttles.window_started_at <= ${windowStart})`
-    : sql<boolean>`(throttles.window_started_at <= ${windowStart} or (throttles.locked_until is not null and throttles.locked_until <= ${now}))`;
-  const row = await ctx.db
-    .insertInto('throttles')
-    .values({ key, failures: 1, window_started_at: now, locked_until: null })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        failures: sql<number>`case when ${restart} then 1 else throttles.failures + 1 end`,
-        window_started_at: sql<Date>`case when ${restart} then ${now} else throttles.window_started_at end`,
-        locked_until: sql<Date | null>`case when ${restart} then null else throttles.locked_until end`,
-      }),
-    )
-    .returning('failures')
-    .executeTakeFirstOrThrow();
+  const failures = await throttles.countFailure(ctx.db, key, now, windowStart, !rule.backoffMs);
   await pruneNowAndThen(ctx);
-  const failures = Number(row.failures);
   const lockMs = lockMsFor(rule, failures);
-  if (lockMs > 0) {
-    await ctx.db
-      .updateTable('throttles')
-      .set({ locked_until: new Date(now.getTime() + lockMs) })
-      .where('key', '=', key)
-      .execute();
-  }
+  if (lockMs > 0) await throttles.lockKey(ctx.db, key, new Date(now.getTime() + lockMs));
   return failures;
 }
 
@@ -181,12 +142,7 @@ const lastPrune = new WeakMap<AppContext, number>();
 
 export async function pruneThrottles(ctx: AppContext): Promise<void> {
   const now = ctx.clock.now();
-  const stale = new Date(now.getTime() - STALE_AFTER_MS);
-  await ctx.db
-    .deleteFrom('throttles')
-    .where('window_started_at', '<', stale)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-    .execute();
+  await throttles.deleteStaleKeys(ctx.db, new Date(now.getTime() - STALE_AFTER_MS), now);
 }
 
 async function pruneNowAndThen(ctx: AppContext): Promise<void> {
@@ -199,16 +155,12 @@ async function pruneNowAndThen(ctx: AppContext): Promise<void> {
 
 /** Forgets the failures of `key` (after a success). */
 export async function clearFailures(ctx: AppContext, key: string): Promise<void> {
-  await ctx.db.deleteFrom('throttles').where('key', '=', key).execute();
+  await throttles.deleteKey(ctx.db, key);
 }
 
 /** Forgets an account's failures from everywhere (after a password reset). */
 export async function clearAccountFailures(ctx: AppContext, email: string): Promise<void> {
-  const pairs = pairKey(email, '').replace(/[\\%_]/g, (c) => `\\${c}`);
-  await ctx.db
-    .deleteFrom('throttles')
-    .where((eb) => eb.or([eb('key', '=', accountKey(email)), eb('key', 'like', `${pairs}%`)]))
-    .execute();
+  await throttles.deleteKeyAndPrefixed(ctx.db, accountKey(email), pairKey(email, ''));
 }
 
 /**

@@ -12,7 +12,8 @@ import { runQueuedJob } from '../jobs/worker';
 import { acceptExam } from '../services/exam-upload';
 import { examProcessing } from '../services/exam-processing';
 import { parameterSetPacking, signOff } from '../services/parameter-set';
-import { saveBrightness, saveExclusionZones, saveMaculaGrid, type PlanActor } from '../services/plan-steps';
+import { type Actor, systemOrigin } from '../actor';
+import { saveBrightness, saveExclusionZones, saveMaculaGrid } from '../services/plan-steps';
 import { CATEGORY_OF, type NotificationEvent } from '../services/notifications';
 import { hashPassword } from '../security/password-hash';
 import { hashToken, newToken } from '../security/tokens';
@@ -139,7 +140,7 @@ const DELETION_REASON = 'Duplicate record created by mistake';
  * confirmed as proposed, signed off with the demo password, the parameter set packed — through the same services
  * and jobs as in the clinic.
  */
-async function signedOffOnTheDay(now: AppContext, day: Date, physician: PlanActor, treatmentId: string): Promise<void> {
+async function signedOffOnTheDay(now: AppContext, day: Date, physician: Actor, treatmentId: string): Promise<void> {
   // What the services record happens on that day; the jobs are claimed and held by today's clock (a lease dated
   // back then would have lapsed at once for the worker).
   const ctx = { ...now, clock: { now: () => day } };
@@ -348,12 +349,12 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
     });
     const staged = await ctx.files.stage(Readable.from([Buffer.from(exam.bytes)]), 'demo.npt', () => false);
     const uploader = session.by === 'nurse' ? seeded.ids.nurse : seeded.ids.physician;
-    const accepted = await acceptExam(ctx, null, { userId: uploader, clinicId: seeded.clinicId, role: session.by === 'nurse' ? 'clinic_nurses' : 'clinic_physicians' }, staged, {
+    const role = session.by === 'nurse' ? 'clinic_nurses' : 'clinic_physicians';
+    const accepted = await acceptExam(ctx, { ...systemOrigin, userId: uploader, clinicId: seeded.clinicId, role }, staged, {
       patientId: seeded.patientIds[session.patient],
-      lang: 'en',
     });
     if (session.signedOff) {
-      const physician: PlanActor = { userId: seeded.ids.physician, clinicId: seeded.clinicId, role: 'clinic_physicians' };
+      const physician: Actor = { ...systemOrigin, userId: seeded.ids.physician, clinicId: seeded.clinicId, role: 'clinic_physicians' };
       await signedOffOnTheDay(ctx, new Date(ago(session.daysAgo * DAY).getTime() + HOUR), physician, accepted.treatment.id);
     }
   }

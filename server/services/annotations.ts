@@ -3,7 +3,6 @@
 // and measured by src/domain/annotations; every change reads the session FOR UPDATE first, so a change and an
 // issue report racing each other cannot both win (a locked session takes no change). Each change is announced
 // to the clinic's screens once committed.
-import type { Transaction } from 'kysely';
 import type { Annotation } from '../../generated/model/annotation';
 import type { AnnotationInput } from '../../generated/model/annotationInput';
 import type { AnnotationLabel } from '../../generated/model/annotationLabel';
@@ -23,44 +22,17 @@ import {
 } from '../../src/domain/annotations/labels';
 import { checkMarkShape, type MarkShape } from '../../src/domain/annotations/mark-shape';
 import { type MarkMeasurement, type MarkScale, markScale, measureMark } from '../../src/domain/annotations/measure';
+import type { Actor } from '../actor';
 import type { AppContext } from '../context';
-import type { Database, StoredPlan, Tables } from '../db/tables';
+import type { Database, Queryable } from '../db/tables';
 import { conflict, HttpError, invalid, notFound } from '../http/errors';
 import { type Lang, type MessageKey, translate } from '../i18n';
 import { announce, event } from '../realtime/announce';
-import { displayName } from './people';
+import * as repository from '../repositories/annotations';
+import type { LabelRow, MarkRow } from '../repositories/annotations';
+import { userDisplayName } from '../repositories/people';
+import { audit } from './audit';
 import { sessionLocked } from './treatment-changes';
-
-export interface AnnotationActor {
-  userId: string;
-  clinicId: string;
-}
-
-type Tx = Transaction<Tables>;
-type Db = Database | Tx;
-
-interface LabelRow {
-  id: string;
-  key: string | null;
-  name_en: string | null;
-  name_de: string | null;
-  created_by: string | null;
-  created_by_name: string | null;
-  created_at: Date;
-}
-
-interface MarkRow {
-  id: string;
-  image_id: string;
-  label_id: string;
-  shape: MarkShape;
-  note: string | null;
-  version: number;
-  created_by: string | null;
-  created_by_name: string;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /** The image a mark is on, with what the marks need of its session. */
 interface ImageOfSession {
@@ -104,31 +76,15 @@ const defaultsFirst = (a: LabelRow, b: LabelRow) => {
  * The eight default labels of a clinic, written the first time its labels are needed (clinics created before
  * labelling existed, and new ones alike). Concurrent first calls insert once: the keys are unique per clinic.
  */
-async function ensureDefaultLabels(db: Db, clinicId: string): Promise<void> {
-  const present = await db
-    .selectFrom('annotation_labels')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('clinic_id', '=', clinicId)
-    .where('key', 'is not', null)
-    .executeTakeFirstOrThrow();
-  if (Number(present.count) >= DEFAULT_LABEL_KEYS.length) return;
-  await db
-    .insertInto('annotation_labels')
-    .values(DEFAULT_LABEL_KEYS.map((key) => ({ clinic_id: clinicId, key })))
-    .onConflict((oc) => oc.columns(['clinic_id', 'key']).doNothing())
-    .execute();
+async function ensureDefaultLabels(db: Queryable, clinicId: string): Promise<void> {
+  if ((await repository.countDefaultLabels(db, clinicId)) >= DEFAULT_LABEL_KEYS.length) return;
+  await repository.insertDefaultLabels(db, clinicId, DEFAULT_LABEL_KEYS);
 }
 
-async function labelRows(db: Db, clinicId: string): Promise<LabelRow[]> {
+async function labelRows(db: Queryable, clinicId: string): Promise<LabelRow[]> {
   await ensureDefaultLabels(db, clinicId);
-  const rows = await db
-    .selectFrom('annotation_labels')
-    .select(['id', 'key', 'name_en', 'name_de', 'created_by', 'created_by_name', 'created_at'])
-    .where('clinic_id', '=', clinicId)
-    .orderBy('seq')
-    .execute();
   // Defaults in their fixed order, then the clinic's own in the order they were added (the sort is stable).
-  return rows.sort(defaultsFirst);
+  return (await repository.labelRows(db, clinicId)).sort(defaultsFirst);
 }
 
 export async function listLabels(db: Database, clinicId: string, lang: Lang): Promise<AnnotationLabel[]> {
@@ -142,7 +98,7 @@ const TEXT_PROBLEM_KEYS: Record<TextProblem, MessageKey> = {
 };
 
 /** A label the clinic adds: named in one language or both, unique in either, at most 200 per clinic. */
-export async function createLabel(ctx: AppContext, actor: AnnotationActor, input: AnnotationLabelInput, lang: Lang): Promise<AnnotationLabel> {
+export async function createLabel(ctx: AppContext, actor: Actor, input: AnnotationLabelInput): Promise<AnnotationLabel> {
   const given: { nameEn: string | null; nameDe: string | null } = { nameEn: null, nameDe: null };
   const problems: Record<string, MessageKey[]> = {};
   for (const field of ['nameEn', 'nameDe'] as const) {
@@ -158,36 +114,27 @@ export async function createLabel(ctx: AppContext, actor: AnnotationActor, input
 
   const created = await ctx.db.transaction().execute(async (tx) => {
     // One label added at a time per clinic: the count and the names are checked against what is committed.
-    await tx.selectFrom('clinics').select('id').where('id', '=', actor.clinicId).forUpdate().executeTakeFirstOrThrow();
+    await repository.lockClinic(tx, actor.clinicId);
     const existing = await labelRows(tx, actor.clinicId);
     if (existing.length >= MAX_LABELS_PER_CLINIC) throw conflict('annotation_label.too_many', 'annotation_label.too_many', { max: MAX_LABELS_PER_CLINIC });
     if (clashesWith(names, existing.map(namesOf))) throw conflict('annotation_label.duplicate', 'annotation_label.duplicate');
-    return tx
-      .insertInto('annotation_labels')
-      .values({
-        clinic_id: actor.clinicId,
-        key: null,
-        name_en: names.en,
-        name_de: names.de,
-        created_by: actor.userId,
-        created_by_name: await actorName(tx, actor),
-        created_at: ctx.clock.now(),
-      })
-      .returning(['id', 'key', 'name_en', 'name_de', 'created_by', 'created_by_name', 'created_at'])
-      .executeTakeFirstOrThrow();
+    const label = await repository.insertLabel(tx, {
+      clinicId: actor.clinicId,
+      nameEn: names.en,
+      nameDe: names.de,
+      createdBy: actor.userId,
+      createdByName: await actorName(tx, actor),
+      createdAt: ctx.clock.now(),
+    });
+    await audit(tx, actor, { action: 'annotation_label.created', outcome: 'success', targetType: 'annotation_label', targetId: label.id });
+    return label;
   });
   announce(ctx, [event('annotation-labels.changed', actor.clinicId, { labelIds: [created.id] })]);
-  return toLabel(created, lang);
+  return toLabel(created, actor.lang);
 }
 
-async function actorName(db: Db, actor: AnnotationActor): Promise<string> {
-  const user = await db
-    .selectFrom('users')
-    .select(['first_name', 'last_name', 'physician_name'])
-    .where('id', '=', actor.userId)
-    .executeTakeFirstOrThrow();
-  return displayName(user);
-}
+/** The author's name as records keep it (the account still exists: the caller is signed in). */
+const actorName = async (db: Queryable, actor: Actor): Promise<string> => (await userDisplayName(db, actor.userId)) ?? '';
 
 // ---- Marks ----
 
@@ -196,21 +143,10 @@ async function actorName(db: Db, actor: AnnotationActor): Promise<string> {
  * the plan's, on the session's fundus image only (the plan's coordinates and scale refer to it; an infrared or
  * red-free image's pixel size is not known). 404 otherwise. Within a transaction the session row stays locked.
  */
-async function imageOfSession(db: Db, clinicId: string, treatmentId: string, imageId: string, lock: boolean): Promise<ImageOfSession> {
-  let query = db
-    .selectFrom('treatments as t')
-    .innerJoin('patients as p', 'p.id', 't.patient_id')
-    .innerJoin('treatment_images as i', 'i.treatment_id', 't.id')
-    .select(['t.id as treatment_id', 't.patient_id', 't.locked', 't.plan', 'i.id as image_id', 'i.role', 'i.width', 'i.height'])
-    .where('t.clinic_id', '=', clinicId)
-    .where('t.id', '=', treatmentId)
-    .where('p.status', '=', 'active')
-    .where('i.id', '=', imageId)
-    .where('i.clinic_id', '=', clinicId);
-  if (lock) query = query.forUpdate('t');
-  const row = await query.executeTakeFirst();
+async function imageOfSession(db: Queryable, clinicId: string, treatmentId: string, imageId: string, lock: boolean): Promise<ImageOfSession> {
+  const row = await repository.imageWithSession(db, clinicId, treatmentId, imageId, lock);
   if (!row) throw notFound();
-  const plan = row.plan as StoredPlan | null;
+  const { plan } = row;
   return {
     treatmentId: row.treatment_id,
     patientId: row.patient_id,
@@ -237,38 +173,12 @@ function toAnnotation(row: MarkRow, label: LabelRow, scale: MarkScale | null, la
   };
 }
 
-/** A mark's columns as {@link MarkRow} has them: what an insert or update returns, and (as `a.…`) a list reads. */
-const MARK_FIELDS = ['id', 'image_id', 'label_id', 'shape', 'note', 'version', 'created_by', 'created_by_name', 'created_at', 'updated_at'] as const;
-const MARK_COLUMNS = MARK_FIELDS.map((field) => `a.${field}` as const);
-const LABEL_COLUMNS = ['l.key', 'l.name_en', 'l.name_de', 'l.created_by as label_created_by', 'l.created_by_name as label_created_by_name', 'l.created_at as label_created_at'] as const;
-
-async function markRows(db: Db, clinicId: string, imageId: string, annotationId?: string) {
-  let query = db
-    .selectFrom('annotations as a')
-    .innerJoin('annotation_labels as l', 'l.id', 'a.label_id')
-    .select([...MARK_COLUMNS, ...LABEL_COLUMNS])
-    .where('a.clinic_id', '=', clinicId)
-    .where('a.image_id', '=', imageId);
-  if (annotationId) query = query.where('a.id', '=', annotationId);
-  const rows = await query.orderBy('a.seq').execute();
-  return rows.map((row) => ({
-    mark: row as MarkRow,
-    label: {
-      id: row.label_id,
-      key: row.key,
-      name_en: row.name_en,
-      name_de: row.name_de,
-      created_by: row.label_created_by,
-      created_by_name: row.label_created_by_name,
-      created_at: row.label_created_at,
-    } satisfies LabelRow,
-  }));
-}
-
 /** The marks of an image, in the order they were placed, with the scale they are measured at. */
-export async function listMarks(db: Database, actor: AnnotationActor, treatmentId: string, imageId: string, lang: Lang): Promise<AnnotationList> {
-  const target = await imageOfSession(db, actor.clinicId, treatmentId, imageId, false);
-  const rows = await markRows(db, actor.clinicId, imageId);
+export async function listMarks(ctx: AppContext, actor: Actor, treatmentId: string, imageId: string): Promise<AnnotationList> {
+  const target = await imageOfSession(ctx.db, actor.clinicId, treatmentId, imageId, false);
+  const rows = await repository.markRows(ctx.db, actor.clinicId, imageId);
+  await audit(ctx.db, actor, { action: 'annotation.read', outcome: 'success', targetType: 'treatment', targetId: treatmentId, detail: { imageId } });
+  const { lang } = actor;
   return {
     treatmentId: target.treatmentId,
     imageId: target.image.id,
@@ -301,7 +211,7 @@ export async function listMarksForReport(
   lang: Lang,
 ): Promise<{ scale: MarkScale | null; marks: ReportMark[] }> {
   const target = await imageOfSession(db, clinicId, treatmentId, imageId, false);
-  const rows = await markRows(db, clinicId, imageId);
+  const rows = await repository.markRows(db, clinicId, imageId);
   return {
     scale: target.scale,
     marks: rows.map(({ mark, label }) => ({
@@ -320,14 +230,9 @@ function checkShape(shape: MarkShape, image: ImageOfSession['image']): void {
   if (problem) throw new HttpError(422, problem.code, problem.code, {}, { [problem.field]: [problem.code] });
 }
 
-async function checkLabel(db: Db, clinicId: string, labelId: string): Promise<LabelRow> {
+async function checkLabel(db: Queryable, clinicId: string, labelId: string): Promise<LabelRow> {
   await ensureDefaultLabels(db, clinicId);
-  const label = await db
-    .selectFrom('annotation_labels')
-    .select(['id', 'key', 'name_en', 'name_de', 'created_by', 'created_by_name', 'created_at'])
-    .where('clinic_id', '=', clinicId)
-    .where('id', '=', labelId)
-    .executeTakeFirst();
+  const label = await repository.labelRow(db, clinicId, labelId);
   if (!label) throw new HttpError(422, 'annotation.label_unknown', 'annotation.label_unknown', {}, { labelId: ['annotation.label_unknown'] });
   return label;
 }
@@ -354,23 +259,18 @@ function storedShape(shape: MarkShape): MarkShape {
   }
 }
 
-export interface MarkChange {
-  annotation: Annotation;
-  patientId: string;
-}
-
-const announceMarks = (ctx: AppContext, actor: AnnotationActor, target: ImageOfSession) =>
+const announceMarks = (ctx: AppContext, actor: Actor, target: ImageOfSession) =>
   announce(ctx, [event('annotations.changed', actor.clinicId, { patientId: target.patientId, treatmentId: target.treatmentId, imageId: target.image.id })]);
 
 /** Places a mark: 404, 423 on a locked session, 422 for a shape, label or note the image cannot take, 409 at 500 marks. */
 export async function createMark(
   ctx: AppContext,
-  actor: AnnotationActor,
+  actor: Actor,
   treatmentId: string,
   imageId: string,
   input: AnnotationInput,
-  lang: Lang,
-): Promise<MarkChange> {
+): Promise<Annotation> {
+  const { lang } = actor;
   const { target, annotation } = await ctx.db.transaction().execute(async (tx) => {
     const target = await imageOfSession(tx, actor.clinicId, treatmentId, imageId, true);
     if (target.locked) throw sessionLocked();
@@ -378,33 +278,31 @@ export async function createMark(
     checkShape(shape, target.image);
     const label = await checkLabel(tx, actor.clinicId, input.labelId);
     const note = checkNote(input.note);
-    const count = await tx
-      .selectFrom('annotations')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('image_id', '=', target.image.id)
-      .executeTakeFirstOrThrow();
-    if (Number(count.count) >= MAX_MARKS_PER_IMAGE) throw conflict('annotation.too_many', 'annotation.too_many', { max: MAX_MARKS_PER_IMAGE });
-    const now = ctx.clock.now();
-    const row = await tx
-      .insertInto('annotations')
-      .values({
-        clinic_id: actor.clinicId,
-        treatment_id: target.treatmentId,
-        image_id: target.image.id,
-        label_id: label.id,
-        shape: JSON.stringify(shape),
-        note,
-        created_by: actor.userId,
-        created_by_name: await actorName(tx, actor),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(MARK_FIELDS)
-      .executeTakeFirstOrThrow();
-    return { target, annotation: toAnnotation(row as MarkRow, label, target.scale, lang) };
+    if ((await repository.countMarks(tx, target.image.id)) >= MAX_MARKS_PER_IMAGE) {
+      throw conflict('annotation.too_many', 'annotation.too_many', { max: MAX_MARKS_PER_IMAGE });
+    }
+    const row = await repository.insertMark(tx, {
+      clinicId: actor.clinicId,
+      treatmentId: target.treatmentId,
+      imageId: target.image.id,
+      labelId: label.id,
+      shape,
+      note,
+      createdBy: actor.userId,
+      createdByName: await actorName(tx, actor),
+      at: ctx.clock.now(),
+    });
+    await audit(tx, actor, {
+      action: 'annotation.created',
+      outcome: 'success',
+      targetType: 'annotation',
+      targetId: row.id,
+      detail: { patientId: target.patientId, treatmentId, imageId, kind: shape.kind },
+    });
+    return { target, annotation: toAnnotation(row, label, target.scale, lang) };
   });
   announceMarks(ctx, actor, target);
-  return { annotation, patientId: target.patientId };
+  return annotation;
 }
 
 /**
@@ -413,17 +311,17 @@ export async function createMark(
  */
 export async function updateMark(
   ctx: AppContext,
-  actor: AnnotationActor,
+  actor: Actor,
   treatmentId: string,
   imageId: string,
   annotationId: string,
   update: AnnotationUpdate,
-  lang: Lang,
-): Promise<MarkChange> {
+): Promise<Annotation> {
+  const { lang } = actor;
   const { target, annotation } = await ctx.db.transaction().execute(async (tx) => {
     const target = await imageOfSession(tx, actor.clinicId, treatmentId, imageId, true);
     if (target.locked) throw sessionLocked();
-    const [current] = await markRows(tx, actor.clinicId, target.image.id, annotationId);
+    const [current] = await repository.markRows(tx, actor.clinicId, target.image.id, annotationId);
     if (!current) throw notFound();
     if (current.mark.version !== update.version) {
       throw new HttpError(409, 'annotation.stale', 'annotation.stale', {}, {}, { annotation: toAnnotation(current.mark, current.label, target.scale, lang) });
@@ -432,45 +330,41 @@ export async function updateMark(
     if (update.shape !== undefined) checkShape(shape, target.image);
     const label = update.labelId === undefined ? current.label : await checkLabel(tx, actor.clinicId, update.labelId);
     const note = update.note === undefined ? current.mark.note : checkNote(update.note);
-    const row = await tx
-      .updateTable('annotations')
-      .set((eb) => ({
-        shape: JSON.stringify(shape),
-        label_id: label.id,
-        note,
-        version: eb('version', '+', 1),
-        updated_at: ctx.clock.now(),
-      }))
-      .where('id', '=', current.mark.id)
-      .returning(MARK_FIELDS)
-      .executeTakeFirstOrThrow();
-    return { target, annotation: toAnnotation(row as MarkRow, label, target.scale, lang) };
+    const row = await repository.updateMarkRow(tx, current.mark.id, { shape, labelId: label.id, note, at: ctx.clock.now() });
+    await audit(tx, actor, {
+      action: 'annotation.updated',
+      outcome: 'success',
+      targetType: 'annotation',
+      targetId: row.id,
+      detail: {
+        patientId: target.patientId,
+        treatmentId,
+        imageId,
+        version: row.version,
+        changed: (['shape', 'labelId', 'note'] as const).filter((field) => update[field] !== undefined),
+      },
+    });
+    return { target, annotation: toAnnotation(row, label, target.scale, lang) };
   });
   announceMarks(ctx, actor, target);
-  return { annotation, patientId: target.patientId };
+  return annotation;
 }
 
 /** Removes a mark for good: 404, 423 on a locked session. */
-export async function deleteMark(
-  ctx: AppContext,
-  actor: AnnotationActor,
-  treatmentId: string,
-  imageId: string,
-  annotationId: string,
-): Promise<{ patientId: string; kind: MarkShape['kind'] }> {
-  const { target, kind } = await ctx.db.transaction().execute(async (tx) => {
+export async function deleteMark(ctx: AppContext, actor: Actor, treatmentId: string, imageId: string, annotationId: string): Promise<void> {
+  const target = await ctx.db.transaction().execute(async (tx) => {
     const target = await imageOfSession(tx, actor.clinicId, treatmentId, imageId, true);
     if (target.locked) throw sessionLocked();
-    const removed = await tx
-      .deleteFrom('annotations')
-      .where('id', '=', annotationId)
-      .where('image_id', '=', target.image.id)
-      .where('clinic_id', '=', actor.clinicId)
-      .returning('shape')
-      .executeTakeFirst();
+    const removed = await repository.deleteMarkRow(tx, actor.clinicId, target.image.id, annotationId);
     if (!removed) throw notFound();
-    return { target, kind: (removed.shape as MarkShape).kind };
+    await audit(tx, actor, {
+      action: 'annotation.deleted',
+      outcome: 'success',
+      targetType: 'annotation',
+      targetId: annotationId,
+      detail: { patientId: target.patientId, treatmentId, imageId, kind: removed.kind },
+    });
+    return target;
   });
   announceMarks(ctx, actor, target);
-  return { patientId: target.patientId, kind };
 }

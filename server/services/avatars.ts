@@ -49,3 +49,6 @@ export function readAvatarUpload(value: unknown): AvatarUpload {
   if (!type) throw invalid();
   return { data: value, type };
 }
+
+/** Where the SPA loads a user's picture (GET /users/{id}/avatar), or null when they have none. */
+export const avatarUrl = (userId: string, storedKey: string | null): string | null => (storedKey ? `/api/users/${userId}/avatar` : null);

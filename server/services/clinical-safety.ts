@@ -5,11 +5,11 @@ import type { PlanSafety } from '../../generated/model/planSafety';
 import { DEFAULT_CLINICAL_LIMITS, type ClinicalLimits, type LaserProfile } from '../../src/domain/planning/clinical-limits';
 import type { PlanCheckContext, PlanLaser } from '../../src/domain/planning/plan-invariants';
 import type { ImagedField } from '../../src/domain/planning/macula-grid';
-import type { Database, StoredPlan, Tables, TreatmentRow } from '../db/tables';
-import type { Transaction } from 'kysely';
-import { laserSettingsOf } from './treatments';
-
-type Db = Database | Transaction<Tables>;
+import type { Actor } from '../actor';
+import type { AppContext } from '../context';
+import type { Queryable, StoredPlan, TreatmentRow } from '../db/tables';
+import { laserDeviceRows, treatmentDeviceRow, type TreatmentDeviceRow } from '../repositories/plans';
+import { findTreatmentRow, laserSettingsOf } from './treatments';
 
 export interface TreatmentDevice {
   id: string;
@@ -23,31 +23,23 @@ export function clinicalLimitsOf(): ClinicalLimits {
   return DEFAULT_CLINICAL_LIMITS;
 }
 
+const toTreatmentDevice = (row: TreatmentDeviceRow): TreatmentDevice => ({ id: row.id, deviceId: row.device_id, description: row.description, laserProfile: row.laser_profile });
+
 /** The device that will treat the session: the one chosen, else the clinic's device the exam came from. */
-export async function treatmentDeviceOf(db: Db, row: Pick<TreatmentRow, 'clinic_id' | 'device_id' | 'treatment_device_id'>): Promise<TreatmentDevice | null> {
-  let query = db.selectFrom('devices').select(['id', 'device_id', 'description', 'laser_profile']).where('clinic_id', '=', row.clinic_id);
+export async function treatmentDeviceOf(db: Queryable, row: Pick<TreatmentRow, 'clinic_id' | 'device_id' | 'treatment_device_id'>): Promise<TreatmentDevice | null> {
   // Stryker disable next-line ConditionalExpression: a shortcut; without either device `device_id = null` finds no row.
   if (!row.treatment_device_id && !row.device_id) return null;
-  query = row.treatment_device_id ? query.where('id', '=', row.treatment_device_id) : query.where('device_id', '=', row.device_id);
-  const device = await query.orderBy('created_at').limit(1).executeTakeFirst();
-  return device ? { id: device.id, deviceId: device.device_id, description: device.description, laserProfile: device.laser_profile } : null;
+  const device = await treatmentDeviceRow(db, row.clinic_id, row.treatment_device_id ? { id: row.treatment_device_id } : { deviceId: row.device_id! });
+  return device ? toTreatmentDevice(device) : null;
 }
 
 /** The clinic's devices that can treat (those with a laser profile), by device id. */
-export async function treatmentDevicesOf(db: Db, clinicId: string): Promise<TreatmentDevice[]> {
-  const rows = await db
-    .selectFrom('devices')
-    .select(['id', 'device_id', 'description', 'laser_profile'])
-    .where('clinic_id', '=', clinicId)
-    .where('laser_profile', 'is not', null)
-    .orderBy('device_id')
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => ({ id: row.id, deviceId: row.device_id, description: row.description, laserProfile: row.laser_profile }));
+export async function treatmentDevicesOf(db: Queryable, clinicId: string): Promise<TreatmentDevice[]> {
+  return (await laserDeviceRows(db, clinicId)).map(toTreatmentDevice);
 }
 
 /** The contract's PlanSafety of a session. */
-export async function planSafetyOf(db: Db, row: TreatmentRow): Promise<PlanSafety> {
+export async function planSafetyOf(db: Queryable, row: TreatmentRow): Promise<PlanSafety> {
   return { limits: clinicalLimitsOf(), treatmentDevice: await treatmentDeviceOf(db, row) };
 }
 
@@ -78,7 +70,13 @@ export function checkedPlanOf(plan: StoredPlan, row: TreatmentRow) {
 }
 
 /** The check's context for a session: its clinic's limits and its treating device's profile. */
-export async function checkContextOf(db: Db, row: TreatmentRow, field: ImagedField): Promise<Pick<PlanCheckContext, 'field' | 'clinical' | 'profile'>> {
+export async function checkContextOf(db: Queryable, row: TreatmentRow, field: ImagedField): Promise<Pick<PlanCheckContext, 'field' | 'clinical' | 'profile'>> {
   const device = await treatmentDeviceOf(db, row);
   return { field, clinical: clinicalLimitsOf(), profile: device?.laserProfile ?? null };
+}
+
+/** The devices that can treat a session: 404 for a session out of the actor's reach, as every read of a session. */
+export async function treatmentDevicesForSession(ctx: AppContext, actor: Actor, treatmentId: string): Promise<TreatmentDevice[]> {
+  const row = await findTreatmentRow(ctx.db, actor.clinicId, treatmentId);
+  return treatmentDevicesOf(ctx.db, row.clinic_id);
 }

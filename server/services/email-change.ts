@@ -3,16 +3,18 @@
 // an address of their choosing. The request mails a link (kind "email", valid a day) to the new address and a
 // notice to the old one; the confirmation changes the address, signs the account out everywhere (seed-spec §5),
 // revokes its open reset links and tells the old address again.
-import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../context';
-import type { Database } from '../db/tables';
+import type { EmailConfirmationInfoData } from '../../generated/model/emailConfirmationInfoData';
+import type { Origin } from '../actor';
+import { type AppContext, logOf } from '../context';
 import { HttpError } from '../http/errors';
 import { translate, type Lang, type MessageKey } from '../i18n';
+import { accountOwner, setEmail, type AccountOwner } from '../repositories/accounts';
+import { endUserSessions } from '../repositories/sessions';
+import { consumeLink, insertLink, openEmailLink, revokeOpenLinks } from '../repositories/user-tokens';
 import { hashToken, newToken } from '../security/tokens';
 import { noticeTime } from './account-notices';
-import { audit } from './audit';
-import { endUserSessions } from './sessions';
-import { consumeLink, revokeOpenLinks } from './user-tokens';
+import { audit, type AuditSource } from './audit';
+import { auditLinkUse } from './user-tokens';
 import { emailTaken, emailTakenError, isUniqueViolation } from './users';
 
 /** How long a confirmation link works: the new mailbox may be read the next morning. */
@@ -21,24 +23,9 @@ export const EMAIL_LINK_MS = 24 * 60 * 60 * 1000;
 /** Accounts whose address may change by confirmation (an open invite simply follows a new address instead). */
 const CONFIRMABLE = ['active', 'deactivated'] as const;
 
-export const emailLinkInvalid = () => new HttpError(404, 'email_change.invalid_token', 'email_change.invalid_token');
-interface Owner {
-  email: string;
-  first_name: string;
-  last_name: string;
-  lang: string;
-  clinic: string;
-}
+const emailLinkInvalid = () => new HttpError(404, 'email_change.invalid_token', 'email_change.invalid_token');
 
-const ownerOf = (db: Database, userId: string): Promise<Owner | undefined> =>
-  db
-    .selectFrom('users as u')
-    .innerJoin('clinics as c', 'c.id', 'u.clinic_id')
-    .select(['u.email', 'u.first_name', 'u.last_name', 'u.lang', 'c.name as clinic'])
-    .where('u.id', '=', userId)
-    .executeTakeFirst();
-
-function mail(owner: Owner, to: string, key: 'email_confirm' | 'email_change_requested' | 'email_changed', params: Record<string, string>) {
+function mail(owner: AccountOwner, to: string, key: 'email_confirm' | 'email_change_requested' | 'email_changed', params: Record<string, string>) {
   const lang: Lang = owner.lang === 'de' ? 'de' : 'en';
   const all = { name: `${owner.first_name} ${owner.last_name}`.trim(), clinic: owner.clinic, ...params };
   return {
@@ -48,7 +35,7 @@ function mail(owner: Owner, to: string, key: 'email_confirm' | 'email_change_req
   };
 }
 
-const whenIn = (owner: Owner, at: Date) => noticeTime(owner.lang === 'de' ? 'de' : 'en', at);
+const whenIn = (owner: AccountOwner, at: Date) => noticeTime(owner.lang === 'de' ? 'de' : 'en', at);
 
 /**
  * Asks the owner to confirm `newEmail`: an earlier open request is revoked, the link goes to the new address
@@ -56,7 +43,7 @@ const whenIn = (owner: Owner, at: Date) => noticeTime(owner.lang === 'de' ? 'de'
  */
 export async function requestEmailChange(
   ctx: AppContext,
-  request: FastifyRequest,
+  source: AuditSource,
   { userId, newEmail, byAdmin }: { userId: string; newEmail: string; byAdmin: boolean },
 ): Promise<void> {
   const now = ctx.clock.now();
@@ -64,11 +51,8 @@ export async function requestEmailChange(
   const expiresAt = new Date(now.getTime() + EMAIL_LINK_MS);
   await ctx.db.transaction().execute(async (tx) => {
     await revokeOpenLinks(tx, [userId], now, 'email');
-    await tx
-      .insertInto('user_tokens')
-      .values({ user_id: userId, kind: 'email', email: newEmail, token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
-      .execute();
-    await audit(tx, request, {
+    await insertLink(tx, { userId, kind: 'email', email: newEmail, tokenHash: hashToken(token), now, expiresAt });
+    await audit(tx, source, {
       action: 'email_change.requested',
       outcome: 'success',
       targetType: 'user',
@@ -76,11 +60,11 @@ export async function requestEmailChange(
       detail: { byAdmin },
     });
   });
-  const owner = await ownerOf(ctx.db, userId);
+  const owner = await accountOwner(ctx.db, userId);
   if (!owner) return;
   const link = `${ctx.config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`;
   const send = (message: ReturnType<typeof mail>) =>
-    ctx.mailer.sendLater(async () => message).catch((error: unknown) => request.log.error({ err: error }, 'e-mail change mail failed'));
+    ctx.mailer.sendLater(async () => message).catch((error: unknown) => logOf(ctx).error({ err: error }, 'e-mail change mail failed'));
   void send(mail(owner, newEmail, 'email_confirm', { email: owner.email, newEmail, link, until: whenIn(owner, expiresAt) }));
   void send(
     mail(owner, owner.email, 'email_change_requested', {
@@ -93,46 +77,37 @@ export async function requestEmailChange(
 }
 
 /** The open, unexpired confirmation link of a token, with the account it changes; null when there is none. */
-export async function findEmailLink(ctx: AppContext, token: string) {
-  const link = await ctx.db
-    .selectFrom('user_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .select(['t.id as tokenId', 't.email as newEmail', 't.expires_at', 'u.id as userId', 'u.clinic_id', 'u.role', 'u.email', 'u.status'])
-    .where('t.token_hash', '=', hashToken(token))
-    .where('t.kind', '=', 'email')
-    .where('t.used_at', 'is', null)
-    .where('t.revoked_at', 'is', null)
-    .executeTakeFirst();
+async function findEmailLink(ctx: AppContext, token: string) {
+  const link = await openEmailLink(ctx.db, hashToken(token));
   if (!link || !link.newEmail || link.expires_at <= ctx.clock.now()) return null;
   if (!(CONFIRMABLE as readonly string[]).includes(link.status)) return null;
   return { ...link, newEmail: link.newEmail };
 }
 
+/** What the confirmation page shows: the current and the new address, and until when the link works (404 when it does not). */
+export async function emailLinkInfo(ctx: AppContext, token: string): Promise<EmailConfirmationInfoData> {
+  const link = await findEmailLink(ctx, token);
+  if (!link) throw emailLinkInvalid();
+  return { email: link.email, newEmail: link.newEmail, expiresAt: link.expires_at.toISOString() };
+}
+
 /** Uses the link: the address changes, every session ends, open reset links stop working; the old address is told. */
-export async function confirmEmailChange(ctx: AppContext, request: FastifyRequest, token: string): Promise<void> {
+export async function confirmEmailChange(ctx: AppContext, origin: Origin, token: string): Promise<void> {
   const link = await findEmailLink(ctx, token);
   if (!link) throw emailLinkInvalid();
   if (await emailTaken(ctx.db, link.newEmail, link.userId)) throw emailTakenError();
-  const owner = await ownerOf(ctx.db, link.userId);
+  const owner = await accountOwner(ctx.db, link.userId);
   const now = ctx.clock.now();
   // Another account may take the address between the check above and the update: the unique index says so.
   const used = await ctx.db
     .transaction()
     .execute(async (tx) => {
       if (!(await consumeLink(tx, link.tokenId, now))) return false;
-      await tx.updateTable('users').set({ email: link.newEmail, updated_at: now }).where('id', '=', link.userId).execute();
+      await setEmail(tx, link.userId, link.newEmail, now);
       await endUserSessions(tx, link.userId, 'email_changed', now);
       // A reset link mailed to the old address must not open the account afterwards.
       await revokeOpenLinks(tx, [link.userId], now, 'reset');
-      await audit(tx, request, {
-        action: 'email_change.confirmed',
-        outcome: 'success',
-        clinicId: link.clinic_id,
-        actorId: link.userId,
-        actorRole: link.role,
-        targetType: 'user',
-        targetId: link.userId,
-      });
+      await auditLinkUse(tx, origin, link, 'email_change.confirmed');
       return true;
     })
     .catch((error: unknown) => {
@@ -142,6 +117,6 @@ export async function confirmEmailChange(ctx: AppContext, request: FastifyReques
   if (owner) {
     void ctx.mailer
       .sendLater(async () => mail(owner, owner.email, 'email_changed', { email: owner.email, newEmail: link.newEmail, when: whenIn(owner, now) }))
-      .catch((error: unknown) => request.log.error({ err: error }, 'e-mail changed notice failed'));
+      .catch((error: unknown) => logOf(ctx).error({ err: error }, 'e-mail changed notice failed'));
   }
 }

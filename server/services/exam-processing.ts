@@ -3,27 +3,21 @@
 // optic disc and the fovea are detected on the fundus image, and the FAZ and ONH zones are proposed (plan
 // step 0). A file that turns out bad ends in an error on the session ("Error Detected"), never in a
 // session stuck in processing. Results, job end and the uploader's notification commit together.
-import sharp from 'sharp';
-import { detectLandmarks } from '../../src/domain/fundus/detect-landmarks';
-import type { Raster } from '../../src/domain/fundus/raster';
-import type { ExamManifest, NptImageEntry } from '../../src/domain/npt/manifest';
-import { readExam } from '../../src/domain/npt/read-npt';
-import { proposeExclusionZones, scaleOf } from '../../src/domain/planning/exclusion-zones';
 import type { AppContext } from '../context';
-import type { JobRow, StoredPlan, TreatmentRow } from '../db/tables';
+import type { JobRow, TreatmentRow } from '../db/tables';
 import type { MessageKey } from '../i18n';
 import type { Claim, JobDefinition } from '../jobs/worker';
+import { markProcessed, markProcessing, markProcessingFailed, replaceTreatmentImages } from '../repositories/exams';
+import { patientNameOf } from '../repositories/patients';
+import { treatmentById } from '../repositories/treatments';
 import { notify } from './notifications';
 import { patientLabel } from './patients';
 import { treatmentFolder } from './treatments';
-import { recordPlanChange } from './plan-audit';
+import { insertPlanChange } from '../repositories/plan-changes';
 import { announce, event, heldAnnouncements, sessionEvents } from '../realtime/announce';
 import { sha256Hex, StorageIntegrityError } from '../storage/store';
-
-/** Longest side of the display image the plan's pixel coordinates refer to. */
-export const DISPLAY_MAX_PX = 2048;
-export const THUMBNAIL_WIDTH_PX = 320;
-const MAX_INPUT_PIXELS = 8192 * 8192;
+import { runTask } from '../workers/pool';
+import { Handover } from '../workers/transfer';
 
 /** The file is bad: the session shows the error, retrying cannot help. */
 class ExamError extends Error {
@@ -33,75 +27,6 @@ class ExamError extends Error {
   ) {
     super(code);
   }
-}
-
-interface PreparedImage {
-  entry: NptImageEntry;
-  display: Buffer;
-  thumbnail: Buffer;
-  width: number;
-  height: number;
-  raster: Raster | null;
-}
-
-async function prepareImage(entry: NptImageEntry, bytes: Uint8Array, keepRaster: boolean): Promise<PreparedImage> {
-  try {
-    const { data, info } = await sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
-      .resize({ width: DISPLAY_MAX_PX, height: DISPLAY_MAX_PX, fit: 'inside', withoutEnlargement: true })
-      .removeAlpha()
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } } as const;
-    const display = await sharp(data, raw).jpeg({ quality: 90 }).toBuffer();
-    const thumbnail = await sharp(data, raw).resize({ width: THUMBNAIL_WIDTH_PX }).jpeg({ quality: 80 }).toBuffer();
-    const raster =
-      keepRaster && info.channels === 3
-        ? { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length) }
-        : null;
-    return { entry, display, thumbnail, width: info.width, height: info.height, raster };
-  } catch {
-    throw new ExamError('npt.image_undecodable', { file: entry.file });
-  }
-}
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
-
-function proposedPlan(manifest: ExamManifest, fundus: PreparedImage): { plan: StoredPlan; detection: Record<string, unknown> } {
-  if (!fundus.raster) throw new ExamError('npt.image_undecodable', { file: fundus.entry.file });
-  const resize = fundus.width / fundus.entry.width;
-  const examScale = manifest.exam.umPerPixel;
-  const found = detectLandmarks(fundus.raster, { eye: manifest.exam.eye, umPerPixel: examScale ? examScale / resize : null });
-  const detectedScale = scaleOf(found, examScale, resize);
-  // The stored scale is rounded first and the zones derived from it, so their µm are their pixels times the
-  // plan's scale exactly (the plan's invariants check that).
-  const scale = { umPerPixel: Math.round(detectedScale.umPerPixel * 1000) / 1000, source: detectedScale.source };
-  // Zones proposed around the landmarks as stored (rounded to 0.01 px), which the plan's checks read.
-  const landmarks = {
-    ...found,
-    fovea: { x: round2(found.fovea.x), y: round2(found.fovea.y) },
-    opticDisc: { center: { x: round2(found.opticDisc.center.x), y: round2(found.opticDisc.center.y) }, radiusPx: round2(found.opticDisc.radiusPx) },
-  };
-  const zones = proposeExclusionZones(landmarks, scale);
-  return {
-    plan: {
-      scale,
-      fovea: landmarks.fovea,
-      opticDisc: landmarks.opticDisc,
-      imagedField: {
-        width: fundus.width,
-        height: fundus.height,
-        aperture: found.aperture ? { center: { x: round2(found.aperture.center.x), y: round2(found.aperture.center.y) }, radiusPx: Math.floor(found.aperture.radiusPx * 100) / 100 } : null,
-      },
-      exclusionZones: zones,
-      gridSettings: null,
-      spots: [],
-      brightness: null,
-      signOff: null,
-      parameterSet: null,
-    },
-    detection: { ...found, imageWidth: fundus.width, imageHeight: fundus.height },
-  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -121,8 +46,7 @@ async function storedExam(ctx: AppContext, treatment: TreatmentRow): Promise<Buf
 }
 
 export function examProcessing(ctx: AppContext): JobDefinition {
-  const loadTreatment = (job: JobRow) =>
-    ctx.db.selectFrom('treatments').selectAll().where('id', '=', job.subject_id).executeTakeFirst();
+  const loadTreatment = (job: JobRow) => treatmentById(ctx.db, job.subject_id);
 
   /** The session's outcome (and its status in the patient lists), to the clinic's screens. */
   const announceOutcome = (treatment: TreatmentRow, name: 'treatment.processed' | 'treatment.failed') =>
@@ -132,11 +56,7 @@ export function examProcessing(ctx: AppContext): JobDefinition {
     await claim.finish(
       'failed',
       async (tx) => {
-        await tx
-          .updateTable('treatments')
-          .set({ processing_state: 'failed', error_code: code, error_params: JSON.stringify(params), error_message: null, updated_at: ctx.clock.now() })
-          .where('id', '=', treatment.id)
-          .execute();
+        await markProcessingFailed(tx, treatment.id, code, params, ctx.clock.now());
       },
       code,
     );
@@ -150,32 +70,21 @@ export function examProcessing(ctx: AppContext): JobDefinition {
       await claim.finish('done', async () => undefined);
       return;
     }
-    await ctx.db
-      .updateTable('treatments')
-      .set({ processing_state: 'processing', updated_at: ctx.clock.now() })
-      .where('id', '=', treatment.id)
-      .where('processing_state', '=', 'file_uploaded')
-      .execute();
+    await markProcessing(ctx.db, treatment.id, ctx.clock.now());
     announce(ctx, [event('patients.changed', treatment.clinic_id, { patientIds: [treatment.patient_id] })]);
 
     const written: string[] = [];
     try {
       const bytes = await storedExam(ctx, treatment);
-      // The file was accepted under the upload limit of its day; a limit lowered since must not fail it now.
-      const read = readExam(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { maxFileBytes: Math.max(bytes.length, 1) });
-      if (!read.ok) throw new ExamError(`npt.${read.error.code}` as MessageKey, read.error.params);
-      const { manifest, images } = read.value;
-
-      const prepared: PreparedImage[] = [];
-      for (const entry of manifest.images) {
-        prepared.push(await prepareImage(entry, images[entry.file], entry.role === 'fundus'));
-      }
-      const fundus = prepared.find((image) => image.entry.role === 'fundus')!;
-      const { plan, detection } = proposedPlan(manifest, fundus);
+      // Read, decoded, detected and proposed in a worker thread (server/workers/exam-analysis.ts).
+      const handover = new Handover();
+      const analysis = await runTask('processExam', { exam: handover.move(bytes) }, handover);
+      if (!analysis.ok) throw new ExamError(analysis.code, analysis.params);
+      const { images: prepared, plan, detection } = analysis;
       if (ctx.config.jobPauseMs > 0) await sleep(ctx.config.jobPauseMs);
 
       const kind = treatmentFolder(treatment.patient_id, treatment.id);
-      const stored: { image: PreparedImage; displayPath: string; thumbnailPath: string }[] = [];
+      const stored: { image: (typeof prepared)[number]; displayPath: string; thumbnailPath: string }[] = [];
       for (const image of prepared) {
         const displayPath = await ctx.files.put(treatment.clinic_id, kind, image.display);
         written.push(displayPath);
@@ -186,39 +95,24 @@ export function examProcessing(ctx: AppContext): JobDefinition {
       const notifications = heldAnnouncements(ctx);
       await claim.finish('done', async (tx) => {
         const now = ctx.clock.now();
-        await tx.deleteFrom('treatment_images').where('treatment_id', '=', treatment.id).execute();
-        await tx
-          .insertInto('treatment_images')
-          .values(
-            stored.map(({ image, displayPath, thumbnailPath }) => ({
-              clinic_id: treatment.clinic_id,
-              treatment_id: treatment.id,
-              role: image.entry.role,
-              entry: image.entry.file,
-              width: image.width,
-              height: image.height,
-              original_width: image.entry.width,
-              original_height: image.entry.height,
-              display_path: displayPath,
-              thumbnail_path: thumbnailPath,
-              created_at: now,
-            })),
-          )
-          .execute();
-        await tx
-          .updateTable('treatments')
-          .set({
-            processing_state: 'processed',
-            plan: JSON.stringify(plan),
-            detection: JSON.stringify(detection),
-            error_code: null,
-            error_params: null,
-            updated_at: now,
-          })
-          .where('id', '=', treatment.id)
-          .execute();
+        await replaceTreatmentImages(
+          tx,
+          { id: treatment.id, clinicId: treatment.clinic_id },
+          stored.map(({ image, displayPath, thumbnailPath }) => ({
+            role: image.entry.role,
+            entry: image.entry.file,
+            width: image.width,
+            height: image.height,
+            originalWidth: image.entry.width,
+            originalHeight: image.entry.height,
+            displayPath,
+            thumbnailPath,
+          })),
+          now,
+        );
+        await markProcessed(tx, treatment.id, plan, detection, now);
         // The first entry of the plan's audit trail: the system's proposal (revision 0).
-        await recordPlanChange(tx, {
+        await insertPlanChange(tx, {
           treatmentId: treatment.id,
           at: now,
           by: null,
@@ -227,7 +121,7 @@ export function examProcessing(ctx: AppContext): JobDefinition {
           revision: 0,
           details: { fazUm: plan.exclusionZones!.faz.radiusXUm, onhUm: plan.exclusionZones!.onh.radiusXUm },
         });
-        const patient = await tx.selectFrom('patients').select(['name', 'second_name']).where('id', '=', treatment.patient_id).executeTakeFirst();
+        const patient = await patientNameOf(tx, treatment.patient_id);
         if (treatment.created_by && patient) {
           await notify(
             { ...notifications.ctx, db: tx },

@@ -1,32 +1,27 @@
 // Accepting an uploaded NPT exam: the file is read and checked before anything is stored, the patient is
 // taken from the file (matched to a patient of the clinic or created), and the session is added with a
 // processing job in one transaction. A refused file leaves no row and no file behind.
-import { readFile } from 'node:fs/promises';
-import type { FastifyRequest } from 'fastify';
 import type { Gender } from '../../generated/model/gender';
 import type { Patient } from '../../generated/model/patient';
 import type { PatientComparison } from '../../generated/model/patientComparison';
 import { PatientField } from '../../generated/model/patientField';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
 import type { ExamManifest, NptPatient } from '../../src/domain/npt/manifest';
-import { readExam } from '../../src/domain/npt/read-npt';
-import type { AppContext } from '../context';
+import type { Actor } from '../actor';
+import { type AppContext, logOf } from '../context';
 import type { Database, PatientRow } from '../db/tables';
 import { removeUnreferenced, type StagedFile } from '../storage';
 import { HttpError, notFound } from '../http/errors';
 import { type Lang, type MessageKey, translate } from '../i18n';
 import { enqueue } from '../jobs/queue';
+import * as repository from '../repositories/exams';
+import { insertPatient, lockPatientRows } from '../repositories/patients';
 import { audit } from './audit';
 import { getPatientOrThrow, patientLabel } from './patients';
 import { examDiagnosticsOf, toTreatmentSummary, treatmentFolder } from './treatments';
 import { isUniqueViolation } from './users';
 import { announce, event } from '../realtime/announce';
-
-export interface Uploader {
-  userId: string;
-  clinicId: string;
-  role: string;
-}
+import { runTask } from '../workers/pool';
 
 export interface AcceptedExam {
   treatment: TreatmentSummary;
@@ -65,15 +60,15 @@ export async function readUploadedExam(ctx: AppContext, file: StagedFile): Promi
   if (file.truncated) {
     throw new HttpError(413, 'upload.too_large', 'upload.npt_too_large', { limitMb: Math.round(ctx.config.bodyLimit / 1024 / 1024) });
   }
-  const bytes = new Uint8Array(await readFile(file.path));
-  checkType(file.filename, bytes);
-  const result = readExam(bytes, { maxFileBytes: ctx.config.bodyLimit });
-  if (!result.ok) {
-    const { code, field, params } = result.error;
+  // Read from the staging folder, inflated and validated in a worker thread.
+  const { head, read } = await runTask('readExamManifest', { path: file.path, maxFileBytes: ctx.config.bodyLimit });
+  checkType(file.filename, head);
+  if (!read.ok) {
+    const { code, field, params } = read.error;
     const key = `npt.${code}` as MessageKey;
     throw new HttpError(422, key, key, params, field ? { [field]: [key] } : {});
   }
-  const manifest = result.value.manifest;
+  const manifest = read.manifest;
   // What a pure reader cannot know: today's date.
   const now = ctx.clock.now();
   if (manifest.patient.birthday > now.toISOString().slice(0, 10)) {
@@ -99,19 +94,7 @@ function isFilePatient(row: PatientRow, patient: NptPatient): boolean {
 
 /** The clinic's active patient that is the file's patient, if any. */
 async function matchPatient(db: Database, clinicId: string, patient: NptPatient): Promise<PatientRow | null> {
-  const candidates = await db
-    .selectFrom('patients')
-    .selectAll()
-    .where('clinic_id', '=', clinicId)
-    .where('status', '=', 'active')
-    .where((eb) =>
-      eb.or([
-        eb('device_patient_id', '=', patient.deviceSideId),
-        eb.and([eb('birthday', '=', patient.birthday), eb('device_patient_id', 'is', null)]),
-      ]),
-    )
-    .orderBy('created_at')
-    .execute();
+  const candidates = await repository.filePatientCandidates(db, clinicId, patient);
   return (
     candidates.find((row) => row.device_patient_id === patient.deviceSideId) ??
     candidates.find((row) => isFilePatient(row, patient)) ??
@@ -120,13 +103,7 @@ async function matchPatient(db: Database, clinicId: string, patient: NptPatient)
 }
 
 async function rejectDuplicate(db: Database, clinicId: string, sha256: string): Promise<void> {
-  const existing = await db
-    .selectFrom('treatments as t')
-    .innerJoin('patients as p', 'p.id', 't.patient_id')
-    .select(['t.id', 't.patient_id', 't.number', 'p.name', 'p.second_name'])
-    .where('t.clinic_id', '=', clinicId)
-    .where('t.file_sha256', '=', sha256)
-    .executeTakeFirst();
+  const existing = await repository.sessionOfFile(db, clinicId, sha256);
   if (!existing) return;
   throw new HttpError(
     409,
@@ -203,27 +180,19 @@ function mismatch(lang: Lang, comparison: PatientComparison, known: PatientRow |
  */
 export async function acceptExam(
   ctx: AppContext,
-  request: FastifyRequest | null,
-  uploader: Uploader,
+  uploader: Actor,
   file: StagedFile,
-  options: { patientId?: string; confirmDevicePatientId?: boolean; lang: Lang },
+  options: { patientId?: string; confirmDevicePatientId?: boolean },
 ): Promise<AcceptedExam> {
   const { clinicId } = uploader;
-  const { lang } = options;
+  const { lang } = uploader;
   const manifest = await readUploadedExam(ctx, file);
   const filePatient = manifest.patient;
 
   let target: PatientRow | null = null;
   let devicePatientIdConfirmed = false;
   if (options.patientId) {
-    target =
-      (await ctx.db
-        .selectFrom('patients')
-        .selectAll()
-        .where('clinic_id', '=', clinicId)
-        .where('id', '=', options.patientId)
-        .where('status', '=', 'active')
-        .executeTakeFirst()) ?? null;
+    target = await repository.activePatient(ctx.db, clinicId, options.patientId);
     if (!target) throw notFound();
     if (!isFilePatient(target, filePatient)) {
       const comparison = comparePatients(target, filePatient);
@@ -246,34 +215,22 @@ export async function acceptExam(
       let patientId = matched?.id ?? null;
       if (patientId) {
         // The row lock orders concurrent uploads for one patient, so session numbers stay unique.
-        await tx.selectFrom('patients').select('id').where('id', '=', patientId).forUpdate().execute();
-        await tx
-          .updateTable('patients')
-          .set({ device_patient_id: filePatient.deviceSideId, updated_at: now })
-          .where('id', '=', patientId)
-          .where('device_patient_id', 'is', null)
-          .execute();
+        await lockPatientRows(tx, clinicId, [patientId]);
+        await repository.setMissingDevicePatientId(tx, patientId, filePatient.deviceSideId, now);
       } else {
-        const row = await tx
-          .insertInto('patients')
-          .values({
-            id: newPatientId!,
-            clinic_id: clinicId,
-            name: filePatient.name.trim(),
-            second_name: filePatient.secondName.trim(),
-            birthday: filePatient.birthday,
-            gender: filePatient.gender,
-            description: null,
-            status: 'active',
-            device_patient_id: filePatient.deviceSideId,
-            created_by: uploader.userId,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        patientId = row.id;
-        await audit(tx, request, {
+        patientId = await insertPatient(tx, {
+          id: newPatientId!,
+          clinicId,
+          name: filePatient.name.trim(),
+          secondName: filePatient.secondName.trim(),
+          birthday: filePatient.birthday,
+          gender: filePatient.gender,
+          description: null,
+          devicePatientId: filePatient.deviceSideId,
+          createdBy: uploader.userId,
+          at: now,
+        });
+        await audit(tx, uploader, {
           action: 'patient.created',
           outcome: 'success',
           clinicId,
@@ -284,42 +241,34 @@ export async function acceptExam(
           detail: { from: 'npt' },
         });
       }
-      const { next } = await tx
-        .selectFrom('treatments')
-        .select((eb) => eb.fn.coalesce(eb.fn.max('number'), eb.lit(0)).as('next'))
-        .where('patient_id', '=', patientId)
-        .executeTakeFirstOrThrow();
+      const number = (await repository.highestSessionNumber(tx, patientId)) + 1;
       const laser = manifest.laser;
-      const row = await tx
-        .insertInto('treatments')
-        .values({
-          id: treatmentId,
-          clinic_id: clinicId,
-          patient_id: patientId,
-          number: Number(next) + 1,
-          date: manifest.exam.capturedAt,
-          eye: manifest.exam.eye,
-          description: null,
-          created_by: uploader.userId,
-          created_at: now,
-          updated_at: now,
-          file_path: fileKey,
-          file_sha256: file.sha256,
-          file_size: file.size,
-          device_id: manifest.device.deviceId,
-          spot_size_um: laser?.spotSizeUm ?? null,
-          spot_spacing: laser?.spotSpacing ?? null,
-          pulse_duration_ms: laser?.pulseDurationMs ?? null,
-          laser_mode: laser?.laserMode ?? null,
-          iol_status: manifest.diagnostics.iolStatus ?? null,
-          laser_dose: laser?.laserDose ?? null,
-          duty_cycle_percent: laser?.laserMode === 'micropulse' ? (laser.dutyCyclePercent ?? null) : null,
-          diagnostics: JSON.stringify(examDiagnosticsOf(manifest.diagnostics)),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await repository.insertTreatment(tx, {
+        id: treatmentId,
+        clinic_id: clinicId,
+        patient_id: patientId,
+        number,
+        date: manifest.exam.capturedAt,
+        eye: manifest.exam.eye,
+        description: null,
+        created_by: uploader.userId,
+        created_at: now,
+        updated_at: now,
+        file_path: fileKey,
+        file_sha256: file.sha256,
+        file_size: file.size,
+        device_id: manifest.device.deviceId,
+        spot_size_um: laser?.spotSizeUm ?? null,
+        spot_spacing: laser?.spotSpacing ?? null,
+        pulse_duration_ms: laser?.pulseDurationMs ?? null,
+        laser_mode: laser?.laserMode ?? null,
+        iol_status: manifest.diagnostics.iolStatus ?? null,
+        laser_dose: laser?.laserDose ?? null,
+        duty_cycle_percent: laser?.laserMode === 'micropulse' ? (laser.dutyCyclePercent ?? null) : null,
+        diagnostics: JSON.stringify(examDiagnosticsOf(manifest.diagnostics)),
+      });
       await enqueue(tx, { kind: 'treatment.process', clinicId, subjectId: treatmentId, now });
-      await audit(tx, request, {
+      await audit(tx, uploader, {
         action: 'treatment.uploaded',
         outcome: 'success',
         clinicId,
@@ -342,7 +291,7 @@ export async function acceptExam(
     };
   } catch (error) {
     const kept = fileKey;
-    if (kept) await removeUnreferenced(request?.log, `the exam ${kept}`, () => ctx.files.remove(kept));
+    if (kept) await removeUnreferenced(logOf(ctx), `the exam ${kept}`, () => ctx.files.remove(kept));
     // The same file uploaded at the same moment: the unique index decides, the loser hears "duplicate".
     if (isUniqueViolation(error)) await rejectDuplicate(ctx.db, clinicId, file.sha256);
     throw error;

@@ -1,8 +1,9 @@
 // Invitations: a 7-day link per user; a new invite revokes the previous link.
 import type { AppContext } from '../context';
 import { type Lang, translate } from '../i18n';
+import * as invites from '../repositories/invites';
+import { revokeOpenLinks } from '../repositories/user-tokens';
 import { hashToken, newToken } from '../security/tokens';
-import { revokeOpenLinks } from './user-tokens';
 
 export const INVITE_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,28 +20,15 @@ export async function issueInvite(ctx: AppContext, user: Invitee, lang: Lang): P
   const now = ctx.clock.now();
   const token = newToken();
   const expiresAt = new Date(now.getTime() + INVITE_DAYS * DAY_MS);
-  const clinic = await ctx.db.transaction().execute(async (tx) => {
+  const names = await ctx.db.transaction().execute(async (tx) => {
     await revokeOpenLinks(tx, [user.id], now, 'invite');
-    await tx
-      .insertInto('user_tokens')
-      .values({ user_id: user.id, kind: 'invite', token_hash: hashToken(token), expires_at: expiresAt })
-      .execute();
-    await tx
-      .updateTable('users')
-      .set({ status: 'pending', invite_status: 'pending', updated_at: now })
-      .where('id', '=', user.id)
-      .execute();
-    return tx
-      .selectFrom('clinics as c')
-      .innerJoin('users as u', 'u.clinic_id', 'c.id')
-      .select(['c.name', 'u.first_name', 'u.last_name'])
-      .where('u.id', '=', user.id)
-      .executeTakeFirstOrThrow();
+    await invites.insertInvite(tx, user.id, hashToken(token), expiresAt, now);
+    return invites.inviteeNames(tx, user.id);
   });
   const link = `${ctx.config.publicUrl}/approve-account?token=${encodeURIComponent(token)}`;
   // The full name as saved: the salutation ("Guten Tag Eva Roth,") must not depend on gender or a first name alone.
-  const name = `${clinic.first_name} ${clinic.last_name}`.trim();
-  const params = { name, clinic: clinic.name, link, days: INVITE_DAYS };
+  const name = `${names.first_name} ${names.last_name}`.trim();
+  const params = { name, clinic: names.name, link, days: INVITE_DAYS };
   await ctx.mailer.send({
     to: user.email,
     subject: translate(lang, 'mail.invite.subject', params),
@@ -51,24 +39,5 @@ export async function issueInvite(ctx: AppContext, user: Invitee, lang: Lang): P
 
 /** Invited users whose last link ran out become invite_expired (run before reading users). */
 export async function expireInvites(ctx: AppContext, clinicId: string): Promise<void> {
-  const now = ctx.clock.now();
-  await ctx.db
-    .updateTable('users')
-    .set({ status: 'invite_expired', invite_status: 'invite_expired' })
-    .where('clinic_id', '=', clinicId)
-    .where('status', '=', 'pending')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('user_tokens as t')
-            .select('t.id')
-            .whereRef('t.user_id', '=', 'users.id')
-            .where('t.kind', '=', 'invite')
-            .where('t.used_at', 'is', null)
-            .where('t.revoked_at', 'is', null)
-            .where('t.expires_at', '>', now),
-        ),
-      ),
-    )
-    .execute();
+  await invites.expireInvites(ctx.db, clinicId, ctx.clock.now());
 }

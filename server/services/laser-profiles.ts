@@ -2,15 +2,13 @@
 // maker's specification. Every session treated with the device is planned within it (clinical-safety.ts).
 import type { Device } from '../../generated/model/device';
 import { laserProfileProblems, type LaserProfile } from '../../src/domain/planning/clinical-limits';
+import type { Actor } from '../actor';
 import type { AppContext } from '../context';
 import type { DeviceRow } from '../db/tables';
 import { HttpError, notFound } from '../http/errors';
 import type { MessageKey } from '../i18n';
-
-export interface DeviceActor {
-  userId: string;
-  clinicId: string;
-}
+import { lockDevice, setLaserProfile } from '../repositories/clinic';
+import { audit } from './audit';
 
 export function toDevice(row: DeviceRow): Device {
   const online = row.sync_app_status === 'RUNNING';
@@ -29,18 +27,26 @@ export function toDevice(row: DeviceRow): Device {
 
 /**
  * Saves a device's laser profile: 404 for another clinic's device, 422 naming each field whose range is
- * reversed or beyond what such a device delivers. Answers the device and the profile it had before (for the audit).
+ * reversed or beyond what such a device delivers. The change is audited with the profile it had before.
  */
-export async function updateLaserProfile(ctx: AppContext, actor: DeviceActor, deviceId: string, profile: LaserProfile): Promise<{ device: Device; before: LaserProfile | null }> {
+export async function updateLaserProfile(ctx: AppContext, actor: Actor, deviceId: string, profile: LaserProfile): Promise<Device> {
   const problems = laserProfileProblems(profile);
   if (problems.length) {
     const key: MessageKey = 'device.laser_profile_invalid';
     throw new HttpError(422, 'request.invalid', key, {}, Object.fromEntries(problems.map((path) => [`laserProfile.${path}`, [key]])));
   }
-  return ctx.db.transaction().execute(async (tx) => {
-    const row = await tx.selectFrom('devices').selectAll().where('clinic_id', '=', actor.clinicId).where('id', '=', deviceId).forUpdate().executeTakeFirst();
+  const { device, before } = await ctx.db.transaction().execute(async (tx) => {
+    const row = await lockDevice(tx, actor.clinicId, deviceId);
     if (!row) throw notFound();
-    const updated = await tx.updateTable('devices').set({ laser_profile: JSON.stringify(profile) }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    const updated = await setLaserProfile(tx, row.id, JSON.stringify(profile));
     return { device: toDevice(updated), before: row.laser_profile };
   });
+  await audit(ctx.db, actor, {
+    action: 'device.laser_profile_updated',
+    outcome: 'success',
+    targetType: 'device',
+    targetId: device.id,
+    detail: { deviceId: device.deviceId, before, after: device.laserProfile },
+  });
+  return device;
 }

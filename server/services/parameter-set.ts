@@ -8,34 +8,42 @@
 // - every download checks the stored file against its SHA-256 and the plan checksum inside it; a file that
 //   fails is never served.
 import type { SignOffInput } from '../../generated/model/signOffInput';
-import { readExam, readParameterSet } from '../../src/domain/npt/read-npt';
+import type { Treatment } from '../../generated/model/treatment';
 import { writeParameterSet } from '../../src/domain/npt/write-npt';
 import type { NptPlan } from '../../src/domain/npt/manifest';
 import type { ImagedField } from '../../src/domain/planning/macula-grid';
 import { checkPlan } from '../../src/domain/planning/plan-invariants';
 import type { AppContext } from '../context';
-import type { JobRow, StoredPlan, TreatmentRow } from '../db/tables';
+import type { JobRow, Queryable, StoredPlan, TreatmentRow } from '../db/tables';
 import { conflict, HttpError, notFound } from '../http/errors';
 import type { MessageKey } from '../i18n';
 import { enqueue } from '../jobs/queue';
 import type { Claim, JobDefinition } from '../jobs/worker';
+import { clinicAccount } from '../repositories/accounts';
+import { patientNameOf } from '../repositories/patients';
+import { lockPlanProgress, updatePlan } from '../repositories/plans';
+import { treatmentById } from '../repositories/treatments';
 import { confirmPassword } from '../security/throttle';
 import { sha256Hex } from '../storage/store';
+import { audit } from './audit';
 import { checkContextOf, checkedPlanOf, treatmentDeviceOf } from './clinical-safety';
 import { displayName } from './people';
-import { assertRevision, imagedFieldOf, lockedPlan, STEP_INDEX, type PlanActor } from './plan-steps';
-import { assertChangeable } from './treatment-changes';
-import { laserSettingsOf, treatmentFolder } from './treatments';
-import { recordPlanChange } from './plan-audit';
+import type { Actor } from '../actor';
+import { assertRevision, imagedFieldOf, lockedPlan, STEP_INDEX } from './plan-steps';
+import { assertChangeable, sessionLocked } from './treatment-changes';
+import { findTreatmentRow, laserSettingsOf, loadTreatment, treatmentFolder } from './treatments';
+import { insertPlanChange } from '../repositories/plan-changes';
 import { announce, heldAnnouncements, sessionEvents } from '../realtime/announce';
 import { notify } from './notifications';
 import { patientLabel } from './patients';
+import { runTask } from '../workers/pool';
+import { Handover } from '../workers/transfer';
 
 /**
  * The plan's invariants before sign-off and before packing, consistency and clinical limits alike, against
  * the treating device's profile as it is now: a broken one answers 409 with its code.
  */
-async function assertPackable(db: Parameters<typeof checkContextOf>[0], plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
+async function assertPackable(db: Queryable, plan: StoredPlan, row: TreatmentRow, field: ImagedField) {
   const problems = checkPlan(checkedPlanOf(plan, row), { ...(await checkContextOf(db, row, field)), powers: true, packing: true });
   if (problems.length) {
     const [problem] = problems;
@@ -43,16 +51,27 @@ async function assertPackable(db: Parameters<typeof checkContextOf>[0], plan: St
   }
 }
 
-/** Signs the plan off and queues its packing. Wrong passwords count on the user's own re-authentication key. */
-export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: string, input: SignOffInput, wakeJobs: () => void): Promise<void> {
+/**
+ * Signs the plan off and queues its packing; audited either way (a refusal with its reason). Answers the session
+ * as it then stands.
+ */
+export async function signOff(ctx: AppContext, actor: Actor, treatmentId: string, input: SignOffInput, wakeJobs: () => void): Promise<Treatment> {
+  try {
+    await signOffPlan(ctx, actor, treatmentId, input, wakeJobs);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unknown';
+    await audit(ctx.db, actor, { action: 'plan.sign_off', outcome: 'failure', targetType: 'treatment', targetId: treatmentId, detail: { reason } });
+    throw error;
+  }
+  await audit(ctx.db, actor, { action: 'plan.sign_off', outcome: 'success', targetType: 'treatment', targetId: treatmentId });
+  return loadTreatment(ctx.db, actor.clinicId, treatmentId, actor.lang);
+}
+
+/** The sign-off itself. Wrong passwords count on the user's own re-authentication key. */
+async function signOffPlan(ctx: AppContext, actor: Actor, treatmentId: string, input: SignOffInput, wakeJobs: () => void): Promise<void> {
   // Out of reach (404) or locked (423) before the password is looked at; checked again below under the row lock.
   await assertChangeable(ctx, actor, treatmentId);
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'email', 'password_hash', 'physician_name', 'first_name', 'last_name'])
-    .where('id', '=', actor.userId)
-    .where('clinic_id', '=', actor.clinicId)
-    .executeTakeFirst();
+  const user = await clinicAccount(ctx.db, actor.userId, actor.clinicId);
   if (!user) throw notFound();
   if (!(await confirmPassword(ctx, user, input.password))) {
     throw new HttpError(422, 'auth.password_invalid', 'auth.password_invalid', {}, { password: ['auth.password_invalid'] });
@@ -72,12 +91,8 @@ export async function signOff(ctx: AppContext, actor: PlanActor, treatmentId: st
     const name = displayName(user);
     const revision = row.plan_revision + 1;
     const plan: StoredPlan = { ...row.plan, signOff: { by: { id: user.id, name }, at: now.toISOString() }, parameterSet: null };
-    await tx
-      .updateTable('treatments')
-      .set({ plan: JSON.stringify(plan), step: 'npt_packing', step_index: STEP_INDEX.npt_packing, plan_revision: revision, updated_at: now })
-      .where('id', '=', row.id)
-      .execute();
-    await recordPlanChange(tx, { treatmentId: row.id, at: now, by: { id: user.id, name }, action: 'signed_off', step: 'npt_packing', revision, details: { spots: row.total_spots } });
+    await updatePlan(tx, row.id, { plan, step: 'npt_packing', step_index: STEP_INDEX.npt_packing, plan_revision: revision, updated_at: now });
+    await insertPlanChange(tx, { treatmentId: row.id, at: now, by: { id: user.id, name }, action: 'signed_off', step: 'npt_packing', revision, details: { spots: row.total_spots } });
     await enqueue(tx, { kind: 'treatment.pack', clinicId: row.clinic_id, subjectId: row.id, now });
     return row;
   });
@@ -93,7 +108,7 @@ const fileNameOf = (row: TreatmentRow, at: Date) => `parameter-set-${row.id.slic
 
 /** The `treatment.pack` job: the signed plan as a parameter-set file, then the session at `available`. */
 export function parameterSetPacking(ctx: AppContext): JobDefinition {
-  const load = (job: JobRow) => ctx.db.selectFrom('treatments').selectAll().where('id', '=', job.subject_id).executeTakeFirst();
+  const load = (job: JobRow) => treatmentById(ctx.db, job.subject_id);
 
   /**
    * The plan back at sign-off, why recorded in its audit trail, and the physician who signed it off told: they
@@ -107,13 +122,9 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
         if (!row?.plan || row.step_index !== STEP_INDEX.npt_packing) return;
         const now = ctx.clock.now();
         const revision = row.plan_revision + 1;
-        await tx
-          .updateTable('treatments')
-          .set({ plan: JSON.stringify({ ...row.plan, signOff: null }), step: 'confirm_sign_off', step_index: STEP_INDEX.confirm_sign_off, plan_revision: revision, updated_at: now })
-          .where('id', '=', row.id)
-          .execute();
-        await recordPlanChange(tx, { treatmentId: row.id, at: now, by: null, action: 'packing_failed', step: 'confirm_sign_off', revision, details: { reason } });
-        const patient = await tx.selectFrom('patients').select(['name', 'second_name']).where('id', '=', row.patient_id).executeTakeFirst();
+        await updatePlan(tx, row.id, { plan: { ...row.plan, signOff: null }, step: 'confirm_sign_off', step_index: STEP_INDEX.confirm_sign_off, plan_revision: revision, updated_at: now });
+        await insertPlanChange(tx, { treatmentId: row.id, at: now, by: null, action: 'packing_failed', step: 'confirm_sign_off', revision, details: { reason } });
+        const patient = await patientNameOf(tx, row.patient_id);
         if (row.plan.signOff && patient) {
           await notify(
             { ...notifications.ctx, db: tx },
@@ -142,7 +153,9 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
         return;
       }
       const examBytes = row.file_path ? await ctx.files.get(row.file_path) : null;
-      const exam = examBytes ? readExam(new Uint8Array(examBytes)) : null;
+      // Inflated and validated in a worker thread: only the manifest comes back.
+      const handover = new Handover();
+      const exam = examBytes ? (await runTask('readExamManifest', { bytes: handover.move(examBytes) }, handover)).read : null;
       if (!exam?.ok) {
         await backToSignOff(claim, row, 'treatment.file_missing');
         return;
@@ -176,30 +189,26 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
         signOff: { by: signOff.by, at: signOff.at },
       };
       const now = ctx.clock.now();
-      const { device, patient, exam: examInfo } = exam.value.manifest;
+      const { device, patient, exam: examInfo } = exam.manifest;
       const bytes = writeParameterSet({ manifest: { createdAt: now.toISOString(), device, patient, exam: examInfo, plan: nptPlan } });
       // Named by the job: a second run (after a crash) replaces this file instead of adding one.
       const key = await ctx.files.put(row.clinic_id, treatmentFolder(row.patient_id, row.id), bytes, job.id);
       // Fault tests stop here: the file is written, the session not yet `available`.
       if (ctx.config.jobPauseMs > 0) await new Promise((resolve) => setTimeout(resolve, ctx.config.jobPauseMs));
       await claim.finish('done', async (tx) => {
-        const current = await tx.selectFrom('treatments').select(['step_index', 'plan_revision']).where('id', '=', row.id).forUpdate().executeTakeFirst();
+        const current = await lockPlanProgress(tx, row.id);
         if (!current || current.step_index !== STEP_INDEX.npt_packing) return;
         const revision = current.plan_revision + 1;
         const parameterSet = { fileName: fileNameOf(row, now), size: bytes.length, sha256: sha256Hex(bytes), createdAt: now.toISOString() };
-        await tx
-          .updateTable('treatments')
-          .set({
-            plan: JSON.stringify({ ...plan, parameterSet }),
-            parameter_set_path: key,
-            step: 'available',
-            step_index: STEP_INDEX.available,
-            plan_revision: revision,
-            updated_at: now,
-          })
-          .where('id', '=', row.id)
-          .execute();
-        await recordPlanChange(tx, {
+        await updatePlan(tx, row.id, {
+          plan: { ...plan, parameterSet },
+          parameter_set_path: key,
+          step: 'available',
+          step_index: STEP_INDEX.available,
+          plan_revision: revision,
+          updated_at: now,
+        });
+        await insertPlanChange(tx, {
           treatmentId: row.id,
           at: now,
           by: null,
@@ -217,14 +226,21 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
   };
 }
 
-/** The stored parameter set, checked: its SHA-256 as packed, and the plan checksum inside it. */
-export async function parameterSetFile(ctx: AppContext, row: TreatmentRow): Promise<{ fileName: string; bytes: Buffer }> {
+/**
+ * The stored parameter set of a session of the actor's reach (404 out of reach, 423 locked), checked: its SHA-256
+ * as packed, and the plan checksum inside it. The download is audited with the session's patient.
+ */
+export async function parameterSetFile(ctx: AppContext, actor: Actor, treatmentId: string): Promise<{ fileName: string; bytes: Buffer }> {
+  const row = await findTreatmentRow(ctx.db, actor.clinicId, treatmentId);
+  if (row.locked) throw sessionLocked();
   const info = row.plan?.parameterSet;
   if (row.step_index !== STEP_INDEX.available || !info || !row.parameter_set_path) {
     throw conflict('treatment.parameter_set_not_ready', 'treatment.parameter_set_not_ready');
   }
   const bytes = await ctx.files.get(row.parameter_set_path);
-  const intact = bytes !== null && bytes.length === info.size && sha256Hex(bytes) === info.sha256 && readParameterSet(new Uint8Array(bytes)).ok;
+  // Read in a worker thread from a copy (not moved: these bytes are then sent).
+  const intact = bytes !== null && bytes.length === info.size && sha256Hex(bytes) === info.sha256 && (await runTask('checkParameterSet', { bytes }));
   if (!intact) throw conflict('treatment.parameter_set_corrupted', 'treatment.parameter_set_corrupted');
+  await audit(ctx.db, actor, { action: 'plan.parameter_set_downloaded', outcome: 'success', targetType: 'treatment', targetId: row.id, patientIds: [row.patient_id] });
   return { fileName: info.fileName, bytes };
 }

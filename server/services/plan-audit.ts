@@ -4,9 +4,12 @@
 import type { PlanAuditAction } from '../../generated/model/planAuditAction';
 import type { PlanAuditEntry } from '../../generated/model/planAuditEntry';
 import type { PlanStepName } from '../../generated/model/planStepName';
-import type { Transaction } from 'kysely';
-import type { Database, Tables } from '../db/tables';
+import type { Actor } from '../actor';
+import type { AppContext } from '../context';
 import { isMessageKey, type Lang, type MessageKey, translate } from '../i18n';
+import { planChangeRows } from '../repositories/plan-changes';
+import { audit } from './audit';
+import { findTreatmentRow } from './treatments';
 
 const numberFormats: Record<Lang, Intl.NumberFormat> = {
   en: new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2, useGrouping: false }),
@@ -86,10 +89,11 @@ function summaryOf(lang: Lang, action: PlanAuditAction, details: Details): strin
   return reset.length ? `${sentence} ${t('plan.audit.reset', { steps: reset.map((step) => t(`plan.audit.step.${step}`)).join(', ') })}` : sentence;
 }
 
-/** The trail of one session (its access checked by the caller), oldest first. */
-export async function listPlanChanges(db: Database, treatmentId: string, lang: Lang): Promise<PlanAuditEntry[]> {
-  const rows = await db.selectFrom('plan_changes').selectAll().where('treatment_id', '=', treatmentId).orderBy('revision').orderBy('at').orderBy('id').execute();
-  return rows.map((row) => ({
+/** The trail of a session of the actor's reach, oldest first, in the actor's language; the read is audited with its patient. */
+export async function listPlanChanges(ctx: AppContext, actor: Actor, treatmentId: string): Promise<PlanAuditEntry[]> {
+  const session = await findTreatmentRow(ctx.db, actor.clinicId, treatmentId);
+  const rows = await planChangeRows(ctx.db, session.id);
+  const changes = rows.map((row) => ({
     id: row.id,
     at: new Date(row.at).toISOString(),
     // The person as named then; the id stays even when the account is gone.
@@ -97,26 +101,8 @@ export async function listPlanChanges(db: Database, treatmentId: string, lang: L
     action: row.action as PlanAuditAction,
     step: row.step as PlanStepName,
     revision: row.revision,
-    summary: summaryOf(lang, row.action as PlanAuditAction, row.details as Details),
+    summary: summaryOf(actor.lang, row.action as PlanAuditAction, row.details as Details),
   }));
-}
-
-/** One entry of a plan's trail, written in the transaction of the change it records. */
-export async function recordPlanChange(
-  tx: Transaction<Tables>,
-  change: { treatmentId: string; at: Date; by: { id: string; name: string } | null; action: PlanAuditAction; step: string; revision: number; details: Details },
-): Promise<void> {
-  await tx
-    .insertInto('plan_changes')
-    .values({
-      treatment_id: change.treatmentId,
-      at: change.at,
-      user_id: change.by?.id ?? null,
-      user_name: change.by?.name ?? null,
-      action: change.action,
-      step: change.step,
-      revision: change.revision,
-      details: JSON.stringify(change.details),
-    })
-    .execute();
+  await audit(ctx.db, actor, { action: 'plan.audit_read', outcome: 'success', targetType: 'treatment', targetId: session.id, patientIds: [session.patient_id] });
+  return changes;
 }

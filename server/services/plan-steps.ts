@@ -8,39 +8,37 @@
 //   gets 409 with the current plan, so two users never overwrite each other unseen;
 // - every save goes into the plan's audit trail (plan_changes), and a physician's change to a plan someone
 //   else prepared marks the session Modified.
-import type { Transaction } from 'kysely';
-import sharp from 'sharp';
 import type { BrightnessInput } from '../../generated/model/brightnessInput';
 import type { ExclusionZonesInput } from '../../generated/model/exclusionZonesInput';
 import type { FinalAdjustmentsInput } from '../../generated/model/finalAdjustmentsInput';
 import type { MaculaGridInput } from '../../generated/model/maculaGridInput';
+import type { Plan } from '../../generated/model/plan';
 import type { PlanAuditAction } from '../../generated/model/planAuditAction';
 import type { PlanStepName } from '../../generated/model/planStepName';
-import { DEFAULT_POWER_BOUNDS, lumaMap, type BrightnessModel, type LumaMap } from '../../src/domain/planning/brightness';
+import { DEFAULT_POWER_BOUNDS, type BrightnessModel, type LumaMap } from '../../src/domain/planning/brightness';
 import { fovealMinimumUm, minimumSpacing, type ClinicalLimits, type LaserModeName } from '../../src/domain/planning/clinical-limits';
 import { estimatedScale, ONH_MARGIN_UM, zoneInRetina, zoneOf, zonesOverlap, type ExclusionZone } from '../../src/domain/planning/exclusion-zones';
 import { retinaFrame } from '../../src/domain/planning/frames';
 import { gridSurroundings, layOutGrid, TooManySpotsError, unknownSpotIds, type GridSettings, type ImagedField } from '../../src/domain/planning/macula-grid';
 import { adaptPowers, withDose } from '../../src/domain/planning/plan';
 import { checkPlan, type PlanProblem, type PlanProblemCode, type PlanSpot } from '../../src/domain/planning/plan-invariants';
+import type { Actor } from '../actor';
 import type { AppContext } from '../context';
-import type { Database, StoredPlan, Tables, TreatmentRow } from '../db/tables';
+import type { Queryable, StoredPlan, TreatmentRow, Tx } from '../db/tables';
 import { conflict, HttpError, notFound } from '../http/errors';
 import type { MessageKey, MessageParams } from '../i18n';
+import { lastPlanEditor } from '../repositories/plan-changes';
+import { planImage, updatePlan } from '../repositories/plans';
+import { activeTreatmentRow } from '../repositories/treatments';
+import { userDisplayName } from '../repositories/people';
+import { audit } from './audit';
 import { checkContextOf, checkedPlanOf, clinicalLimitsOf, planSafetyOf, treatmentDeviceOf } from './clinical-safety';
-import { displayName } from './people';
 import { sessionLocked } from './treatment-changes';
-import { laserSettingsOf, planOf } from './treatments';
-import { recordPlanChange } from './plan-audit';
+import { findTreatmentRow, laserSettingsOf, planOf } from './treatments';
+import { insertPlanChange } from '../repositories/plan-changes';
 import { announce, event } from '../realtime/announce';
-
-type Tx = Transaction<Tables>;
-
-export interface PlanActor {
-  userId: string;
-  clinicId: string;
-  role: string;
-}
+import { runTask } from '../workers/pool';
+import { Handover } from '../workers/transfer';
 
 export const STEP_INDEX: Record<PlanStepName, number> = {
   initial_exclusion_boundaries: 0,
@@ -109,15 +107,8 @@ const LUMA_KEPT = 8;
 const EMPTY_LUMA: LumaMap = { width: 0, height: 0, rowSums: new Uint32Array(0) };
 const lumaMaps = new Map<string, Promise<LumaMap>>();
 
-async function displayLuma(ctx: AppContext, actor: PlanActor, treatmentId: string): Promise<LumaMap> {
-  const image = await ctx.db
-    .selectFrom('treatment_images')
-    .select('display_path')
-    .where('clinic_id', '=', actor.clinicId)
-    .where('treatment_id', '=', treatmentId)
-    .orderBy('role')
-    .orderBy('entry')
-    .executeTakeFirst();
+async function displayLuma(ctx: AppContext, actor: Actor, treatmentId: string): Promise<LumaMap> {
+  const image = await planImage(ctx.db, actor.clinicId, treatmentId);
   // No image: not this clinic's session, or not processed yet; the save answers which (404, 423 or 409).
   if (!image) return EMPTY_LUMA;
   const key = image.display_path;
@@ -126,8 +117,9 @@ async function displayLuma(ctx: AppContext, actor: PlanActor, treatmentId: strin
     luma = (async () => {
       const bytes = await ctx.files.get(key);
       if (!bytes) throw new HttpError(409, 'treatment.file_missing', 'treatment.file_missing');
-      const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-      return lumaMap({ width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length) });
+      // Decoded in a worker thread.
+      const handover = new Handover();
+      return runTask('displayLuma', { jpeg: handover.move(bytes) }, handover);
     })();
     luma.catch(() => lumaMaps.delete(key));
     lumaMaps.set(key, luma);
@@ -158,16 +150,8 @@ export type PlanRow = TreatmentRow & { plan: StoredPlan };
  * The session read FOR UPDATE for a change to its plan: 404 outside the actor's reach (other clinic, patient
  * not active), 423 when locked, 409 before processing has finished or once signed off.
  */
-export async function lockedPlan(tx: Tx, actor: PlanActor, treatmentId: string): Promise<PlanRow> {
-  const row = await tx
-    .selectFrom('treatments as t')
-    .innerJoin('patients as p', 'p.id', 't.patient_id')
-    .selectAll('t')
-    .where('t.clinic_id', '=', actor.clinicId)
-    .where('t.id', '=', treatmentId)
-    .where('p.status', '=', 'active')
-    .forUpdate('t')
-    .executeTakeFirst();
+export async function lockedPlan(tx: Tx, actor: Actor, treatmentId: string): Promise<PlanRow> {
+  const row = await activeTreatmentRow(tx, actor.clinicId, treatmentId, { lock: true });
   if (!row) throw notFound();
   if (row.locked) throw sessionLocked();
   if (!row.plan || row.processing_state !== 'processed') throw conflict('plan.step_out_of_order', 'plan.still_processing');
@@ -176,37 +160,40 @@ export async function lockedPlan(tx: Tx, actor: PlanActor, treatmentId: string):
 }
 
 /** 409 `plan.revision_stale` with the current plan when a change started from another revision. */
-export async function assertRevision(db: Database | Tx, row: TreatmentRow, revision: number): Promise<void> {
+export async function assertRevision(db: Queryable, row: TreatmentRow, revision: number): Promise<void> {
   if (revision !== row.plan_revision) throw new HttpError(409, 'plan.revision_stale', 'plan.revision_stale', {}, {}, { plan: planOf(row, await planSafetyOf(db, row)) });
 }
 
 /** Where spots may lie: the plan's imaged field, or for a plan proposed before it was kept, the display image. */
-export async function imagedFieldOf(db: Database | Tx, row: PlanRow): Promise<ImagedField> {
+export async function imagedFieldOf(db: Queryable, row: PlanRow): Promise<ImagedField> {
   if (row.plan.imagedField) return row.plan.imagedField;
-  const image = await db
-    .selectFrom('treatment_images')
-    .select(['width', 'height'])
-    .where('treatment_id', '=', row.id)
-    .orderBy('role')
-    .orderBy('entry')
-    .executeTakeFirst();
+  const image = await planImage(db, row.clinic_id, row.id);
   if (!image) throw conflict('plan.step_out_of_order', 'plan.still_processing');
   return { width: image.width, height: image.height, aperture: null };
 }
 
+/** A session's plan as it stands, with what it is held to; the read is audited with its patient. */
+export async function readPlan(ctx: AppContext, actor: Actor, treatmentId: string): Promise<Plan> {
+  const row = await findTreatmentRow(ctx.db, actor.clinicId, treatmentId);
+  await audit(ctx.db, actor, { action: 'plan.read', outcome: 'success', targetType: 'treatment', targetId: row.id, patientIds: [row.patient_id] });
+  return planOf(row, await planSafetyOf(ctx.db, row));
+}
+
 /**
  * Runs one save: the session read FOR UPDATE (lockedPlan; 409 also before `earliest` or from a stale
- * revision), then `step`, then the stored plan, the session's columns, Modified and the audit entry, all in
- * one transaction.
+ * revision), then `step`, then the stored plan, the session's columns, Modified and the plan's audit trail
+ * entry, all in one transaction; once committed, announced and audited as `audited`. Answers the plan as it
+ * then stands.
  */
 async function saveStep(
   ctx: AppContext,
-  actor: PlanActor,
+  actor: Actor,
   treatmentId: string,
+  audited: string,
   revision: number,
   earliest: { index: number; key: MessageKey; exactly?: boolean },
   step: (loaded: Loaded) => StepResult | Promise<StepResult>,
-): Promise<void> {
+): Promise<Plan> {
   const saved = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedPlan(tx, actor, treatmentId);
     if (row.step_index < earliest.index || (earliest.exactly && row.step_index !== earliest.index)) {
@@ -214,45 +201,38 @@ async function saveStep(
     }
     await assertRevision(tx, row, revision);
     const field = await imagedFieldOf(tx, row);
-    const user = await tx.selectFrom('users').select(['physician_name', 'first_name', 'last_name']).where('id', '=', actor.userId).executeTakeFirstOrThrow();
-    const name = displayName(user);
+    const name = await userDisplayName(tx, actor.userId);
+    // The actor's own account, there as long as their sign-in is.
+    if (name === null) throw notFound();
     const result = await step({ row, plan: row.plan, field, context: await checkContextOf(tx, row, field), actorName: name, tx });
     const now = ctx.clock.now();
     const modified = actor.role === 'clinic_physicians' && (await preparedBySomeoneElse(tx, row.id, actor.userId));
     const nextRevision = row.plan_revision + 1;
-    await tx
-      .updateTable('treatments')
-      .set({
-        ...result.columns,
-        plan: JSON.stringify(result.plan),
-        step: result.step,
-        step_index: STEP_INDEX[result.step],
-        plan_revision: nextRevision,
-        ...(modified ? { modified_by: actor.userId, modified_by_name: name, modified_at: now } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', row.id)
-      .execute();
-    await recordPlanChange(tx, { treatmentId: row.id, at: now, by: { id: actor.userId, name }, action: result.action, step: result.step, revision: nextRevision, details: result.details });
+    await updatePlan(tx, row.id, {
+      ...result.columns,
+      plan: result.plan,
+      step: result.step,
+      step_index: STEP_INDEX[result.step],
+      plan_revision: nextRevision,
+      ...(modified ? { modified_by: actor.userId, modified_by_name: name, modified_at: now } : {}),
+      updated_at: now,
+    });
+    await insertPlanChange(tx, { treatmentId: row.id, at: now, by: { id: actor.userId, name }, action: result.action, step: result.step, revision: nextRevision, details: result.details });
     return { patientId: row.patient_id, step: STEP_INDEX[result.step] };
   });
   announce(ctx, [
     event('plan.step-saved', actor.clinicId, { patientId: saved.patientId, treatmentId, step: saved.step }),
     event('patients.changed', actor.clinicId, { patientIds: [saved.patientId] }),
   ]);
+  await audit(ctx.db, actor, { action: audited, outcome: 'success', targetType: 'treatment', targetId: treatmentId });
+  const row = await findTreatmentRow(ctx.db, actor.clinicId, treatmentId);
+  return planOf(row, await planSafetyOf(ctx.db, row));
 }
 
 /** True when the last person to change the plan was someone else (the system's proposal prepares nothing). */
 async function preparedBySomeoneElse(tx: Tx, treatmentId: string, userId: string): Promise<boolean> {
-  const last = await tx
-    .selectFrom('plan_changes')
-    .select('user_id')
-    .where('treatment_id', '=', treatmentId)
-    .where('user_id', 'is not', null)
-    .orderBy('revision', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return last !== undefined && last.user_id !== userId;
+  const last = await lastPlanEditor(tx, treatmentId);
+  return last !== undefined && last !== userId;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -356,8 +336,8 @@ const enabledCount = (spots: readonly PlanSpot[]) => spots.filter((spot) => spot
 // The steps
 
 /** Wizard step 1: the zones as confirmed or drawn; the fovea is the FAZ's centre. Proposes the grid. */
-export async function saveExclusionZones(ctx: AppContext, actor: PlanActor, treatmentId: string, input: ExclusionZonesInput): Promise<void> {
-  await saveStep(ctx, actor, treatmentId, input.revision, { index: 0, key: 'plan.still_processing' }, (loaded) => {
+export async function saveExclusionZones(ctx: AppContext, actor: Actor, treatmentId: string, input: ExclusionZonesInput): Promise<Plan> {
+  return saveStep(ctx, actor, treatmentId, 'plan.exclusion_zones_saved', input.revision, { index: 0, key: 'plan.still_processing' }, (loaded) => {
     const { plan, row } = loaded;
     const { field } = loaded;
     const limits = clinicalLimitsOf();
@@ -417,13 +397,13 @@ function assertKnownSpots(spots: readonly PlanSpot[], disabled: readonly number[
 }
 
 /** Wizard step 2: the grid laid out from the settings, with the removed spots. Proposes the powers. */
-export async function saveMaculaGrid(ctx: AppContext, actor: PlanActor, treatmentId: string, input: MaculaGridInput): Promise<void> {
+export async function saveMaculaGrid(ctx: AppContext, actor: Actor, treatmentId: string, input: MaculaGridInput): Promise<Plan> {
   const { settings } = input;
   if (settings.outerRadiusUm <= settings.innerRadiusUm) {
     throw geometryInvalid('plan.grid_invalid', { 'settings.outerRadiusUm': ['plan.outer_radius_too_small'] });
   }
   const luma = await displayLuma(ctx, actor, treatmentId);
-  await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.pre_macula_grid_pattern, key: 'plan.zones_first' }, (loaded) => {
+  return saveStep(ctx, actor, treatmentId, 'plan.macula_grid_saved', input.revision, { index: STEP_INDEX.pre_macula_grid_pattern, key: 'plan.zones_first' }, (loaded) => {
     const { plan, row } = loaded;
     const { field } = loaded;
     const laidOut = gridOf(plan, field, settings);
@@ -446,9 +426,9 @@ export async function saveMaculaGrid(ctx: AppContext, actor: PlanActor, treatmen
 }
 
 /** Wizard step 3: the powers from the brightness, with the bounds given or kept; moves on to sign-off. */
-export async function saveBrightness(ctx: AppContext, actor: PlanActor, treatmentId: string, input: BrightnessInput): Promise<void> {
+export async function saveBrightness(ctx: AppContext, actor: Actor, treatmentId: string, input: BrightnessInput): Promise<Plan> {
   const luma = await displayLuma(ctx, actor, treatmentId);
-  await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.pre_brightness, key: 'plan.grid_first' }, (loaded) => {
+  return saveStep(ctx, actor, treatmentId, 'plan.brightness_saved', input.revision, { index: STEP_INDEX.pre_brightness, key: 'plan.grid_first' }, (loaded) => {
     const { plan, row } = loaded;
     const limits = clinicalLimitsOf();
     const kept = keptBounds(plan.brightness);
@@ -481,8 +461,8 @@ export async function saveBrightness(ctx: AppContext, actor: PlanActor, treatmen
 }
 
 /** Wizard step 4: laser dose, pulse, mode and removed spots; powers from the confirmed factors. */
-export async function saveFinalAdjustments(ctx: AppContext, actor: PlanActor, treatmentId: string, input: FinalAdjustmentsInput): Promise<void> {
-  await saveStep(ctx, actor, treatmentId, input.revision, { index: STEP_INDEX.confirm_sign_off, key: 'plan.brightness_first', exactly: true }, async (loaded) => {
+export async function saveFinalAdjustments(ctx: AppContext, actor: Actor, treatmentId: string, input: FinalAdjustmentsInput): Promise<Plan> {
+  return saveStep(ctx, actor, treatmentId, 'plan.final_adjustments_saved', input.revision, { index: STEP_INDEX.confirm_sign_off, key: 'plan.brightness_first', exactly: true }, async (loaded) => {
     const { plan, row } = loaded;
     const dose = input.laserDose ?? doseOf(row);
     let spots = plan.spots;

@@ -5,20 +5,24 @@
 // The earlier plan is read afresh each time, so a later change to it shows at once; the registration depends
 // on the two images and on the two plans' landmarks (fovea and disc): it is kept until a physician moves one of
 // them, and then found again from where they now are.
-import sharp from 'sharp';
-import { sql } from 'kysely';
 import type { PreviousTreatment } from '../../generated/model/previousTreatment';
-import type { Raster } from '../../src/domain/fundus/raster';
-import { carryEarlierPlan, registrationSteps } from '../../src/domain/registration/earlier-treatment';
+import { carryEarlierPlan } from '../../src/domain/registration/earlier-treatment';
 import { rotationDegOf, scaleOf } from '../../src/domain/registration/similarity';
+import type { Actor } from '../actor';
 import type { AppContext } from '../context';
-import type { Database, JobRow, RegistrationLandmarks, TreatmentRow } from '../db/tables';
+import type { JobRow, RegistrationLandmarks, TreatmentRow, Tx } from '../db/tables';
 import { invalid } from '../http/errors';
 import { translate, type Lang, type MessageKey } from '../i18n';
 import { enqueue } from '../jobs/queue';
 import type { Claim, JobDefinition } from '../jobs/worker';
 import { announce, event } from '../realtime/announce';
+import * as registrations from '../repositories/registrations';
+import type { EarlierSession, RegistrationOutcome } from '../repositories/registrations';
+import { fundusDisplayPath, treatmentById } from '../repositories/treatments';
+import { audit } from './audit';
 import { findTreatmentRow } from './treatments';
+import { runTask } from '../workers/pool';
+import { Handover } from '../workers/transfer';
 
 /** Plan step index of the confirmed macula grid (`macula_grid_pattern`): a grid someone planned. */
 const GRID_CONFIRMED_STEP = 3;
@@ -26,36 +30,12 @@ const GRID_CONFIRMED_STEP = 3;
 /** The parts of an answer that has nothing on today's image (yet). */
 const nothing = () => ({ registration: null, spots: [], exclusionZones: [], spotDiameterPx: null, message: null });
 
-/** What the list of earlier sessions shows of each: not its plan, which only the one shown needs. */
-interface EarlierSession {
-  id: string;
-  number: number;
-  date: Date | string;
-  sign_off_at: string | null;
-}
-
 /**
  * Every earlier session of the patient's same eye with a planned grid: signed-off ones first (what was meant
  * to be lasered), then drafts; each by exam date, then number, newest first. The first is shown unless another
  * is asked for.
  */
-async function earlierPlannedSessions(db: Database, today: TreatmentRow): Promise<EarlierSession[]> {
-  return db
-    .selectFrom('treatments')
-    .select(['id', 'number', 'date', sql<string | null>`plan->'signOff'->>'at'`.as('sign_off_at')])
-    .where('patient_id', '=', today.patient_id)
-    .where('clinic_id', '=', today.clinic_id)
-    .where('eye', '=', today.eye)
-    .where('id', '!=', today.id)
-    .where('processing_state', '=', 'processed')
-    .where('step_index', '>=', GRID_CONFIRMED_STEP)
-    .where(sql<boolean>`jsonb_array_length(coalesce(plan->'spots', '[]'::jsonb)) > 0`)
-    .where((eb) => eb.or([eb('date', '<', today.date), eb.and([eb('date', '=', today.date), eb('number', '<', today.number)])]))
-    .orderBy(sql`jsonb_typeof(plan->'signOff') = 'object'`, 'desc')
-    .orderBy('date', 'desc')
-    .orderBy('number', 'desc')
-    .execute();
-}
+const earlierPlannedSessions = (ctx: AppContext, today: TreatmentRow) => registrations.earlierPlannedSessions(ctx.db, today, GRID_CONFIRMED_STEP);
 
 function previousSession(session: EarlierSession): NonNullable<PreviousTreatment['session']> {
   return {
@@ -98,13 +78,26 @@ function sameLandmarks(a: RegistrationLandmarks | null, b: RegistrationLandmarks
 async function queueRegistration(
   ctx: AppContext,
   today: TreatmentRow,
-  mark: (tx: Database) => Promise<{ treatment_id: string } | undefined>,
+  mark: (tx: Tx) => Promise<boolean>,
 ): Promise<boolean> {
   return ctx.db.transaction().execute(async (tx) => {
     if (!(await mark(tx))) return false;
     await enqueue(tx, { kind: 'treatment.register', clinicId: today.clinic_id, subjectId: today.id, now: ctx.clock.now() });
     return true;
   });
+}
+
+/** The previous treatment as the caller reads it, in their language; the read is audited with what it showed. */
+export async function readPreviousTreatment(ctx: AppContext, actor: Actor, treatmentId: string, wakeJobs: () => void, earlierSessionId?: string): Promise<PreviousTreatment> {
+  const answer = await previousTreatment(ctx, actor.clinicId, treatmentId, actor.lang, wakeJobs, earlierSessionId);
+  await audit(ctx.db, actor, {
+    action: 'plan.previous_treatment_read',
+    outcome: 'success',
+    targetType: 'treatment',
+    targetId: treatmentId,
+    detail: { earlierTreatmentId: answer.session?.id ?? null, state: answer.state },
+  });
+  return answer;
 }
 
 /**
@@ -121,7 +114,7 @@ export async function previousTreatment(
   earlierSessionId?: string,
 ): Promise<PreviousTreatment> {
   const today = await findTreatmentRow(ctx.db, clinicId, treatmentId);
-  const candidates = await earlierPlannedSessions(ctx.db, today);
+  const candidates = await earlierPlannedSessions(ctx, today);
   const shown = earlierSessionId === undefined ? candidates[0] : candidates.find((candidate) => candidate.id === earlierSessionId);
   if (!shown) {
     if (earlierSessionId !== undefined) throw invalid({ earlierSessionId: ['previous_treatment.not_earlier'] });
@@ -135,35 +128,16 @@ export async function previousTreatment(
   if (today.processing_state !== 'processed') return { state: 'pending', session, earlierSessions, ...nothing() };
 
   // Its plan, read only for the session shown (deleted since the list was read: as if there were none).
-  const earlier = await ctx.db.selectFrom('treatments').selectAll().where('id', '=', shown.id).executeTakeFirst();
+  const earlier = await treatmentById(ctx.db, shown.id);
   if (!earlier) return { state: 'none', session: null, earlierSessions: [], ...nothing() };
-  const row = await ctx.db
-    .selectFrom('treatment_registrations')
-    .selectAll()
-    .where('treatment_id', '=', today.id)
-    .where('earlier_treatment_id', '=', earlier.id)
-    .executeTakeFirst();
+  const row = await registrations.registrationOf(ctx.db, today.id, earlier.id);
   // Queued when first read, and again when a landmark it was found from has moved since (one reader wins both).
   const queued = !row
     ? await queueRegistration(ctx, today, (tx) =>
-        tx
-          .insertInto('treatment_registrations')
-          .values({ treatment_id: today.id, earlier_treatment_id: earlier.id, clinic_id: today.clinic_id, state: 'pending' })
-          .onConflict((oc) => oc.doNothing())
-          .returning('treatment_id')
-          .executeTakeFirst(),
+        registrations.insertPendingRegistration(tx, { treatmentId: today.id, earlierTreatmentId: earlier.id, clinicId: today.clinic_id }),
       )
     : row.state !== 'pending' && !sameLandmarks(row.landmarks, landmarksOfPair(today, earlier))
-      ? await queueRegistration(ctx, today, (tx) =>
-          tx
-            .updateTable('treatment_registrations')
-            .set({ state: 'pending', updated_at: ctx.clock.now() })
-            .where('treatment_id', '=', today.id)
-            .where('earlier_treatment_id', '=', earlier.id)
-            .where('state', '!=', 'pending')
-            .returning('treatment_id')
-            .executeTakeFirst(),
-        )
+      ? await queueRegistration(ctx, today, (tx) => registrations.markRegistrationPending(tx, today.id, earlier.id, ctx.clock.now()))
       : false;
   if (queued) wakeJobs();
   if (!row || queued) return { state: 'pending', session, earlierSessions, ...nothing() };
@@ -198,74 +172,41 @@ export async function previousTreatment(
   };
 }
 
-/** A session's fundus display image as an RGB raster, or null when it has none. */
-async function fundusRaster(ctx: AppContext, treatmentId: string): Promise<Raster | null> {
-  const image = await ctx.db
-    .selectFrom('treatment_images')
-    .select('display_path')
-    .where('treatment_id', '=', treatmentId)
-    .where('role', '=', 'fundus')
-    .executeTakeFirst();
-  const bytes = image ? await ctx.files.get(image.display_path) : null;
-  if (!bytes) return null;
-  const { data, info } = await sharp(bytes).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length) };
+/** A session's fundus display image (JPEG), or null when it has none. */
+async function fundusImage(ctx: AppContext, treatmentId: string): Promise<Buffer | null> {
+  const displayPath = await fundusDisplayPath(ctx.db, treatmentId);
+  return displayPath !== undefined ? await ctx.files.get(displayPath) : null;
 }
 
-type Outcome = { landmarks: RegistrationLandmarks | null } & (
-  | { state: 'registered'; method: 'landmarks' | 'vessels'; transform: { a: number; b: number; tx: number; ty: number }; uncertaintyUm: number; vesselAgreement: number | null }
-  | { state: 'failed'; code: MessageKey }
-);
-
-async function register(ctx: AppContext, today: TreatmentRow, earlier: TreatmentRow | undefined): Promise<Outcome> {
+async function register(ctx: AppContext, today: TreatmentRow, earlier: TreatmentRow | undefined): Promise<RegistrationOutcome> {
   const landmarks = earlier ? landmarksOfPair(today, earlier) : null;
   if (!earlier || !landmarks) return { state: 'failed', code: 'previous_treatment.unregistrable', landmarks };
-  const [earlierRaster, todayRaster] = [await fundusRaster(ctx, earlier.id), await fundusRaster(ctx, today.id)];
-  if (!earlierRaster || !todayRaster) return { state: 'failed', code: 'previous_treatment.no_image', landmarks };
-  const steps = registrationSteps(
-    { raster: earlierRaster, landmarks: landmarks.earlier, umPerPixel: earlier.plan!.scale!.umPerPixel },
-    { raster: todayRaster, landmarks: landmarks.today, umPerPixel: today.plan!.scale!.umPerPixel },
+  const [earlierImage, todayImage] = [await fundusImage(ctx, earlier.id), await fundusImage(ctx, today.id)];
+  if (!earlierImage || !todayImage) return { state: 'failed', code: 'previous_treatment.no_image', landmarks };
+  // Decoded and registered in a worker thread (about 3 s of work on a 1600 × 1200 pair).
+  const handover = new Handover();
+  const registration = await runTask(
+    'registerEarlierImage',
+    {
+      earlier: { jpeg: handover.move(earlierImage), landmarks: landmarks.earlier, umPerPixel: earlier.plan!.scale!.umPerPixel },
+      today: { jpeg: handover.move(todayImage), landmarks: landmarks.today, umPerPixel: today.plan!.scale!.umPerPixel },
+    },
+    handover,
   );
-  // About 3 s of work on a 1600 × 1200 pair, in steps of under a second: requests are served in between.
-  let step = steps.next();
-  while (!step.done) {
-    await new Promise((resolve) => setImmediate(resolve));
-    step = steps.next();
-  }
-  const registration = step.value;
   if (!registration) return { state: 'failed', code: 'previous_treatment.unregistrable', landmarks };
   return { state: 'registered', ...registration, landmarks };
 }
 
 /** The `treatment.register` job: registers every pending earlier image of its session, then says so. */
 export function previousTreatmentRegistration(ctx: AppContext): JobDefinition {
-  const pendingOf = (job: JobRow) =>
-    ctx.db.selectFrom('treatment_registrations').selectAll().where('treatment_id', '=', job.subject_id).where('state', '=', 'pending').execute();
-  const loadRow = (id: string) => ctx.db.selectFrom('treatments').selectAll().where('id', '=', id).executeTakeFirst();
+  const pendingOf = (job: JobRow) => registrations.pendingRegistrations(ctx.db, job.subject_id);
+  const loadRow = (id: string) => treatmentById(ctx.db, id);
 
   /** Records each outcome (a pair that cannot be registered is an answer too: the job is done) and says so. */
-  async function finish(claim: Claim, today: TreatmentRow | undefined, outcomes: [string, Outcome][]) {
+  async function finish(claim: Claim, today: TreatmentRow | undefined, outcomes: [string, RegistrationOutcome][]) {
     await claim.finish('done', async (tx) => {
       for (const [earlierId, outcome] of today ? outcomes : []) {
-        await tx
-          .updateTable('treatment_registrations')
-          .set(
-            outcome.state === 'registered'
-              ? {
-                  state: 'registered',
-                  method: outcome.method,
-                  transform: JSON.stringify(outcome.transform),
-                  uncertainty_um: outcome.uncertaintyUm,
-                  vessel_agreement: outcome.vesselAgreement,
-                  error_code: null,
-                  landmarks: outcome.landmarks && JSON.stringify(outcome.landmarks),
-                  updated_at: ctx.clock.now(),
-                }
-              : { state: 'failed', error_code: outcome.code, landmarks: outcome.landmarks && JSON.stringify(outcome.landmarks), updated_at: ctx.clock.now() },
-          )
-          .where('treatment_id', '=', today!.id)
-          .where('earlier_treatment_id', '=', earlierId)
-          .execute();
+        await registrations.recordRegistration(tx, today!.id, earlierId, outcome, ctx.clock.now());
       }
     });
     if (today) announce(ctx, [event('treatment.modified', today.clinic_id, { patientId: today.patient_id, treatmentId: today.id })]);
@@ -274,7 +215,7 @@ export function previousTreatmentRegistration(ctx: AppContext): JobDefinition {
   return {
     async run(job, claim) {
       const today = await loadRow(job.subject_id);
-      const outcomes: [string, Outcome][] = [];
+      const outcomes: [string, RegistrationOutcome][] = [];
       if (today) {
         for (const pending of await pendingOf(job)) outcomes.push([pending.earlier_treatment_id, await register(ctx, today, await loadRow(pending.earlier_treatment_id))]);
       }
@@ -283,7 +224,7 @@ export function previousTreatmentRegistration(ctx: AppContext): JobDefinition {
     async giveUp(job, claim) {
       const today = await loadRow(job.subject_id);
       // Failed for the landmarks of now: found again only when a physician moves one of them.
-      const outcomes: [string, Outcome][] = [];
+      const outcomes: [string, RegistrationOutcome][] = [];
       for (const pending of today ? await pendingOf(job) : []) {
         const earlier = await loadRow(pending.earlier_treatment_id);
         const landmarks = earlier ? landmarksOfPair(today!, earlier) : null;

@@ -4,22 +4,19 @@
 // announced to the clinic's screens once committed.
 import type { IssueReportInput } from '../../generated/model/issueReportInput';
 import type { TreatmentUpdate } from '../../generated/model/treatmentUpdate';
-import type { Transaction } from 'kysely';
-import type { AppContext } from '../context';
-import type { Tables } from '../db/tables';
+import type { Actor } from '../actor';
+import { type AppContext, logOf } from '../context';
+import type { Tx } from '../db/tables';
 import { HttpError, invalid, notFound } from '../http/errors';
 import { announce, event, heldAnnouncements, sessionEvents } from '../realtime/announce';
+import * as repository from '../repositories/treatments';
+import { userDisplayName } from '../repositories/people';
+import { removeUnreferenced } from '../storage';
+import { audit } from './audit';
 import { notify } from './notifications';
-import { displayName } from './people';
 import { patientLabel } from './patients';
-import { recordPlanChange } from './plan-audit';
-
-export interface Actor {
-  userId: string;
-  clinicId: string;
-}
-
-type Tx = Transaction<Tables>;
+import { insertPlanChange } from '../repositories/plan-changes';
+import { treatmentFolder } from './treatments';
 
 // Control characters have no place in a free text (NUL cannot even be stored); line breaks may stay.
 // eslint-disable-next-line no-control-regex
@@ -30,15 +27,7 @@ export const sessionLocked = () => new HttpError(423, 'treatment.locked', 'treat
 
 /** The session row, locked for the rest of the transaction; 404 outside the actor's clinic or active patients. */
 async function lockedRow(tx: Tx, actor: Actor, treatmentId: string) {
-  const row = await tx
-    .selectFrom('treatments as t')
-    .innerJoin('patients as p', 'p.id', 't.patient_id')
-    .select(['t.id', 't.patient_id', 't.number', 't.locked', 't.created_by', 'p.name', 'p.second_name'])
-    .where('t.clinic_id', '=', actor.clinicId)
-    .where('t.id', '=', treatmentId)
-    .where('p.status', '=', 'active')
-    .forUpdate('t')
-    .executeTakeFirst();
+  const row = await repository.lockActiveTreatment(tx, actor.clinicId, treatmentId);
   if (!row) throw notFound();
   return row;
 }
@@ -62,11 +51,8 @@ export async function updateTreatmentDetails(ctx: AppContext, actor: Actor, trea
   const changed = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, actor, treatmentId);
     if (row.locked) throw sessionLocked();
-    await tx
-      .updateTable('treatments')
-      .set({ description: text, updated_at: ctx.clock.now() })
-      .where('id', '=', row.id)
-      .execute();
+    await repository.setDescription(tx, row.id, text, ctx.clock.now());
+    await audit(tx, actor, { action: 'treatment.updated', outcome: 'success', targetType: 'treatment', targetId: row.id });
     return row;
   });
   announce(ctx, [event('treatment.modified', actor.clinicId, { patientId: changed.patient_id, treatmentId: changed.id })]);
@@ -77,19 +63,19 @@ export async function updateTreatmentDetails(ctx: AppContext, actor: Actor, trea
  * Deletes a session with its rows (images, issue report and jobs go with it). A locked session stays: its
  * report is the record of what went wrong. A session still being processed may go: its job is removed in the
  * same transaction, and a worker that is just finishing it loses its claim and discards what it wrote.
- * `removeFiles` runs after the commit, so a failed deletion never leaves a session without its files.
+ * The session's files go after the commit, so a failed deletion never leaves a session without its files.
  */
-export async function deleteSession(ctx: AppContext, actor: Actor, treatmentId: string, inTransaction: (tx: Tx, row: { id: string; patient_id: string }) => Promise<void>) {
+export async function deleteSession(ctx: AppContext, actor: Actor, treatmentId: string): Promise<void> {
   const deleted = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, actor, treatmentId);
     if (row.locked) throw sessionLocked();
-    await tx.deleteFrom('jobs').where('subject_id', '=', row.id).execute();
-    await tx.deleteFrom('treatments').where('clinic_id', '=', actor.clinicId).where('id', '=', row.id).execute();
-    await inTransaction(tx, row);
+    await repository.deleteTreatment(tx, actor.clinicId, row.id);
+    await audit(tx, actor, { action: 'treatment.deleted', outcome: 'success', targetType: 'treatment', targetId: row.id, detail: { patientId: row.patient_id } });
     return row;
   });
   announce(ctx, sessionEvents('treatment.modified', { clinicId: actor.clinicId, patientId: deleted.patient_id, treatmentId: deleted.id }));
-  return deleted;
+  const folder = `${actor.clinicId}/${treatmentFolder(deleted.patient_id, deleted.id)}`;
+  await removeUnreferenced(logOf(ctx), `the deleted session's folder ${folder}`, () => ctx.files.removePrefix(folder));
 }
 
 /**
@@ -106,39 +92,19 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
   const reported = await ctx.db.transaction().execute(async (tx) => {
     const row = await lockedRow(tx, actor, treatmentId);
     if (row.locked) throw new HttpError(409, 'treatment.already_reported', 'treatment.already_reported');
-    const reporter = await tx
-      .selectFrom('users')
-      .select(['first_name', 'last_name', 'physician_name'])
-      .where('id', '=', actor.userId)
-      .executeTakeFirstOrThrow();
-    const reporterName = displayName(reporter);
+    const reporterName = (await userDisplayName(tx, actor.userId)) ?? '';
     const now = ctx.clock.now();
-    await tx
-      .insertInto('treatment_issue_reports')
-      .values({
-        clinic_id: actor.clinicId,
-        treatment_id: row.id,
-        reason,
-        reported_by: actor.userId,
-        reported_by_name: reporterName,
-        reported_at: now,
-      })
-      .execute();
-    const locked = await tx
-      .updateTable('treatments')
-      .set({ locked: true, updated_at: now })
-      .where('id', '=', row.id)
-      .returning(['step', 'plan_revision'])
-      .executeTakeFirstOrThrow();
+    await repository.insertIssueReport(tx, { clinicId: actor.clinicId, treatmentId: row.id, reason, reportedBy: actor.userId, reportedByName: reporterName, at: now });
+    const locked = await repository.lockTreatment(tx, row.id, now);
     // The plan's audit trail ends with the report (the plan itself is unchanged: same revision).
-    await recordPlanChange(tx, { treatmentId: row.id, at: now, by: { id: actor.userId, name: reporterName }, action: 'issue_reported', step: locked.step, revision: locked.plan_revision, details: { reason } });
+    await insertPlanChange(tx, { treatmentId: row.id, at: now, by: { id: actor.userId, name: reporterName }, action: 'issue_reported', step: locked.step, revision: locked.plan_revision, details: { reason } });
 
     // `patientId` lets the erasure of the patient blank the name and the reason in these notifications.
     const params = { reporter: reporterName, number: row.number, patient: patientLabel(row), reason, patientId: row.patient_id };
     const inTx = { ...notifications.ctx, db: tx };
     await notify(inTx, { clinicId: actor.clinicId, to: { role: 'clinic_it_admins' }, event: 'issue_reported', params });
     if (row.created_by && row.created_by !== actor.userId) {
-      const uploader = await tx.selectFrom('users').select('role').where('id', '=', row.created_by).executeTakeFirst();
+      const uploader = await repository.uploaderOf(tx, row.created_by);
       // An uploader who has become an IT admin since was told above already.
       if (uploader && uploader.role !== 'clinic_it_admins') {
         await notify(inTx, {
@@ -150,6 +116,7 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
         });
       }
     }
+    await audit(tx, actor, { action: 'treatment.issue_reported', outcome: 'success', targetType: 'treatment', targetId: row.id, detail: { patientId: row.patient_id } });
     return row;
   });
   announce(ctx, sessionEvents('treatment.locked', { clinicId: actor.clinicId, patientId: reported.patient_id, treatmentId: reported.id }));

@@ -13,9 +13,14 @@ import type { PlanStepName } from '../../generated/model/planStepName';
 import type { Treatment } from '../../generated/model/treatment';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
 import type { NptDiagnostics } from '../../src/domain/npt/manifest';
+import type { Actor } from '../actor';
+import type { AppContext } from '../context';
 import type { Database, TreatmentImageRow, TreatmentRow } from '../db/tables';
 import { notFound } from '../http/errors';
 import { isMessageKey, translate, type Lang } from '../i18n';
+import * as repository from '../repositories/treatments';
+import { audit } from './audit';
+import { auditRead } from './audit-reads';
 import { displayName } from './people';
 import { planStatusOf } from './plan-status';
 import { planSafetyOf } from './clinical-safety';
@@ -112,53 +117,21 @@ function toFundusImage(image: TreatmentImageRow): FundusImage {
   };
 }
 
-/** The fundus image of each treatment (the one the plan refers to and the thumbnail shows). */
-export async function fundusImageIds(db: Database, treatmentIds: string[]): Promise<Map<string, string>> {
-  if (!treatmentIds.length) return new Map();
-  const rows = await db
-    .selectFrom('treatment_images')
-    .select(['id', 'treatment_id'])
-    .where('treatment_id', 'in', treatmentIds)
-    .where('role', '=', 'fundus')
-    .execute();
-  return new Map(rows.map((row) => [row.treatment_id, row.id]));
-}
-
 export async function summariesOf(db: Database, rows: TreatmentRow[], lang: Lang): Promise<TreatmentSummary[]> {
-  const fundus = await fundusImageIds(db, rows.map((row) => row.id));
+  const fundus = await repository.fundusImageIds(db, rows.map((row) => row.id));
   return rows.map((row) => toTreatmentSummary(row, lang, fundus.get(row.id) ?? null));
 }
 
 export async function findTreatmentRow(db: Database, clinicId: string, id: string): Promise<TreatmentRow> {
-  // Only sessions of active patients: archived or deleting patients are out of the physicians' reach.
-  const row = await db
-    .selectFrom('treatments as t')
-    .innerJoin('patients as p', 'p.id', 't.patient_id')
-    .selectAll('t')
-    .where('t.clinic_id', '=', clinicId)
-    .where('t.id', '=', id)
-    .where('p.status', '=', 'active')
-    .executeTakeFirst();
+  const row = await repository.activeTreatmentRow(db, clinicId, id);
   if (!row) throw notFound();
   return row;
 }
 
 export async function loadTreatment(db: Database, clinicId: string, id: string, lang: Lang): Promise<Treatment> {
   const row = await findTreatmentRow(db, clinicId, id);
-  const images = await db
-    .selectFrom('treatment_images')
-    .selectAll()
-    .where('treatment_id', '=', row.id)
-    .orderBy('created_at')
-    .orderBy('entry')
-    .execute();
-  const uploader = row.created_by
-    ? await db
-        .selectFrom('users')
-        .select(['id', 'first_name', 'last_name', 'physician_name'])
-        .where('id', '=', row.created_by)
-        .executeTakeFirst()
-    : undefined;
+  const images = await repository.treatmentImages(db, row.id);
+  const uploader = row.created_by ? await repository.uploaderOf(db, row.created_by) : undefined;
   const fundus = images.find((image) => image.role === 'fundus');
   return {
     ...toTreatmentSummary(row, lang, fundus?.id ?? null),
@@ -176,11 +149,7 @@ export async function loadTreatment(db: Database, clinicId: string, id: string, 
 
 /** The issue report that locked the session, if any. */
 async function issueReportOf(db: Database, treatmentId: string): Promise<Treatment['issueReport']> {
-  const report = await db
-    .selectFrom('treatment_issue_reports')
-    .select(['id', 'reason', 'reported_by', 'reported_by_name', 'reported_at'])
-    .where('treatment_id', '=', treatmentId)
-    .executeTakeFirst();
+  const report = await repository.issueReport(db, treatmentId);
   if (!report) return null;
   return {
     id: report.id,
@@ -199,14 +168,36 @@ export async function imageFileOf(
   imageId: string,
   variant: 'display' | 'thumbnail',
 ): Promise<string> {
-  await findTreatmentRow(db, clinicId, treatmentId);
-  const image = await db
-    .selectFrom('treatment_images')
-    .select(['display_path', 'thumbnail_path'])
-    .where('clinic_id', '=', clinicId)
-    .where('treatment_id', '=', treatmentId)
-    .where('id', '=', imageId)
-    .executeTakeFirst();
+  return (await imageOf(db, clinicId, treatmentId, imageId, variant)).key;
+}
+
+/** An image's file and whose it is (the access log names the patient of every image read). */
+export async function imageOf(
+  db: Database,
+  clinicId: string,
+  treatmentId: string,
+  imageId: string,
+  variant: 'display' | 'thumbnail',
+): Promise<{ key: string; patientId: string }> {
+  const { patient_id: patientId } = await findTreatmentRow(db, clinicId, treatmentId);
+  const image = await repository.imagePaths(db, clinicId, treatmentId, imageId);
   if (!image) throw notFound();
-  return variant === 'display' ? image.display_path : image.thumbnail_path;
+  return { key: variant === 'display' ? image.display_path : image.thumbnail_path, patientId };
+}
+
+/** A session as the patient card and the wizard read it; the read is audited with its patient. */
+export async function readTreatment(ctx: AppContext, actor: Actor, id: string): Promise<Treatment> {
+  const treatment = await loadTreatment(ctx.db, actor.clinicId, id, actor.lang);
+  await audit(ctx.db, actor, { action: 'treatment.read', outcome: 'success', targetType: 'treatment', targetId: treatment.id, patientIds: [treatment.patientId] });
+  return treatment;
+}
+
+/** An image of a session, opened from the file store; 404 when its file is gone. Reads are audited in batches. */
+export async function openTreatmentImage(ctx: AppContext, actor: Actor, treatmentId: string, imageId: string, variant: 'display' | 'thumbnail') {
+  const { key, patientId } = await imageOf(ctx.db, actor.clinicId, treatmentId, imageId, variant);
+  const file = await ctx.files.open(key);
+  if (!file) throw notFound();
+  // Batched: a patient card asks for all its thumbnails at once.
+  await auditRead(ctx.db, actor, { action: 'treatment.image_read', outcome: 'success', targetType: 'treatment', targetId: treatmentId, patientIds: [patientId], detail: { imageId, variant } });
+  return file;
 }

@@ -1,50 +1,27 @@
-// Invite and reset links (user_tokens): revoking the open ones and using one up.
+// The links mailed to an account (invite, reset, e-mail confirmation), as the services that use them share them.
+// Their queries are server/repositories/user-tokens.ts.
+import type { Origin } from '../actor';
 import type { Database } from '../db/tables';
-
-/** Open links of these users (of one kind, or all) stop working. */
-export async function revokeOpenLinks(
-  db: Database,
-  userIds: string[],
-  now: Date,
-  kind?: 'invite' | 'reset' | 'email',
-): Promise<void> {
-  if (!userIds.length) return;
-  let query = db
-    .updateTable('user_tokens')
-    .set({ revoked_at: now })
-    .where('user_id', 'in', userIds)
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null);
-  if (kind) query = query.where('kind', '=', kind);
-  await query.execute();
-}
+import { audit } from './audit';
 
 /**
- * Uses up a link. Only one of two concurrent callers succeeds: the update is the guard, so a link
- * can never set a password twice.
+ * Records the use of a link as its owner's own act (whoever holds the link proved to be them), from the origin
+ * of the call.
  */
-export async function consumeLink(db: Database, tokenId: string, now: Date): Promise<boolean> {
-  const consumed = await db
-    .updateTable('user_tokens')
-    .set({ used_at: now })
-    .where('id', '=', tokenId)
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(consumed.numUpdatedRows) === 1;
-}
-
-/** The address waiting for the user's confirmation, if any. */
-export async function pendingEmailOf(db: Database, userId: string, now: Date): Promise<string | null> {
-  const pending = await db
-    .selectFrom('user_tokens')
-    .select('email')
-    .where('user_id', '=', userId)
-    .where('kind', '=', 'email')
-    .where('used_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  return pending?.email ?? null;
-}
+export const auditLinkUse = (
+  db: Database,
+  origin: Origin,
+  link: { userId: string; clinic_id: string; role: string },
+  action: string,
+  detail?: Record<string, unknown>,
+) =>
+  audit(db, origin, {
+    action,
+    outcome: 'success',
+    clinicId: link.clinic_id,
+    actorId: link.userId,
+    actorRole: link.role,
+    targetType: 'user',
+    targetId: link.userId,
+    ...(detail ? { detail } : {}),
+  });

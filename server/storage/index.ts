@@ -1,7 +1,7 @@
 // The file store the configuration names: the local directory or S3-compatible object storage.
 import { join } from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
+import type { Log } from '../context';
 import { createDirectoryStore } from './directory';
 import { createS3Store } from './s3';
 import type { FileStore } from './store';
@@ -21,7 +21,7 @@ export function createFileStore(config: Pick<Config, 'storage' | 'dataDir'>): Fi
  * the change that would have used them failed. The store failing now must not turn a done change into an
  * error, nor hide the error that is being answered: the failure is logged and the files stay, unreferenced.
  */
-export async function removeUnreferenced(log: Pick<FastifyBaseLogger, 'warn'> | undefined, what: string, remove: () => Promise<void>): Promise<void> {
+export async function removeUnreferenced(log: Pick<Log, 'warn'> | undefined, what: string, remove: () => Promise<void>): Promise<void> {
   try {
     await remove();
   } catch (error) {

@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { LEGAL_DOCUMENTS, paths } from '@/config/paths';
 
 /** The namespaces page titles come from (common first: its keys need no prefix). */
-export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile', 'patients', 'devices', 'staff', 'adminPatients', 'securitySettings', 'billing', 'notifications'] as const;
+export const TITLE_NAMESPACES = ['common', 'auth', 'errors', 'legal', 'profile', 'patients', 'devices', 'staff', 'adminPatients', 'securitySettings', 'billing', 'accessLog', 'notifications'] as const;
 type TitleT = TFunction<typeof TITLE_NAMESPACES>;
 
 /**
@@ -18,6 +18,7 @@ const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
   [paths.auth.newPassword.path]: (t) => t('auth:newPassword.title'),
   [paths.auth.approveAccount.path]: (t) => t('auth:approveAccount.title'),
   [paths.auth.confirmEmail.path]: (t) => t('auth:confirmEmail.title'),
+  [paths.auth.twoFactorSetup.path]: (t) => t('auth:twoFactorSetup.title'),
   [paths.errors.unauthorized.path]: (t) => t('errors:unauthorized.title'),
   [paths.errors.forbidden.path]: (t) => t('errors:forbidden.title'),
   ...Object.fromEntries(
@@ -37,6 +38,7 @@ const TITLES: Readonly<Record<string, (t: TitleT) => string | undefined>> = {
   [paths.admin.securitySettings.path]: (t) => t('securitySettings:title'),
   [paths.admin.devices.path]: (t) => t('devices:title'),
   [paths.admin.billing.path]: (t) => t('billing:title'),
+  [paths.admin.accessLog.path]: (t) => t('accessLog:title'),
   [paths.notifications.path]: (t) => t('notifications:title'),
   [paths.physician.root.path]: (t) => t('areas.physician'),
   [paths.physician.list.path]: (t) => t('patients:pageTitle.list'),

@@ -115,6 +115,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
         lazy: page(AUTH_NAMESPACES, () => import('@/features/auth/approve-account-page'), (m) => m.ApproveAccountPage),
       },
       {
+        path: paths.auth.twoFactorSetup.path,
+        lazy: page([...AUTH_NAMESPACES, 'twoFactor'], () => import('@/features/auth/two-factor-setup-page'), (m) => m.TwoFactorSetupPage),
+      },
+      {
         path: paths.auth.confirmEmail.path,
         lazy: page(AUTH_NAMESPACES, () => import('@/features/auth/confirm-email-page'), (m) => m.ConfirmEmailPage),
       },
@@ -133,7 +137,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
         children: [
           {
             index: true,
-            lazy: page(['profile'], () => import('@/features/profile/profile-settings-page'), (m) => m.ProfileSettingsPage),
+            lazy: page(['profile', 'twoFactor'], () => import('@/features/profile/profile-settings-page'), (m) => m.ProfileSettingsPage),
           },
         ],
       },
@@ -182,6 +186,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
           {
             path: paths.admin.devices.path,
             lazy: page(['devices'], () => import('@/features/devices/devices-page'), (m) => m.DevicesPage),
+          },
+          {
+            path: paths.admin.accessLog.path,
+            lazy: page(['accessLog'], () => import('@/features/access-log/access-log-page'), (m) => m.AccessLogPage),
           },
         ],
       },

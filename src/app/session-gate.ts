@@ -18,7 +18,7 @@ export type GateTarget = 'hub' | 'any' | Area;
 /**
  * Who may see a signed-in page (seed-spec §2, §6): no token or no profile → /sign-in; the hub → the home
  * of the user's role; an area → the page, or /forbidden for another role. A required password change
- * (forced or expired) sends to /new-password first.
+ * (forced or expired) sends to /new-password first, a required second factor not set up to /two-factor-setup.
  */
 export function useSessionGate(target: GateTarget): SessionGate {
   const hasToken = getToken() !== null;
@@ -32,6 +32,8 @@ export function useSessionGate(target: GateTarget): SessionGate {
   }
   // The clinic forces a new password, or it expired: nothing else until it is changed (product.md §4).
   if (profile.passwordChangeRequired) return { state: 'redirect', to: paths.auth.newPassword.getHref() };
+  // The clinic requires a second factor for the role and none is set up: that first (issue 27).
+  if (profile.twoFactor?.setupRequired) return { state: 'redirect', to: paths.auth.twoFactorSetup.getHref() };
   if (target === 'hub') return { state: 'redirect', to: roleHome(profile.role) };
   if (target !== 'any' && areaOfRole(profile.role) !== target) {
     return { state: 'redirect', to: paths.errors.forbidden.getHref() };

@@ -31,7 +31,7 @@ function RealtimeUpdates({ profile }: { profile: Profile }) {
 
 type AreaLink = {
   to: string;
-  label: `areas.${'admin' | 'physician' | 'devices' | 'securitySettings' | 'adminPatients' | 'billing'}`;
+  label: `areas.${'admin' | 'physician' | 'devices' | 'securitySettings' | 'adminPatients' | 'billing' | 'accessLog'}`;
   /** Further paths that belong to the section (its link shows as the current one there too). */
   also?: string[];
 };
@@ -52,6 +52,7 @@ const AREA_LINKS: Record<Area, AreaLink[]> = {
     { to: paths.admin.securitySettings.getHref(), label: 'areas.securitySettings' },
     { to: paths.admin.devices.getHref(), label: 'areas.devices' },
     { to: paths.admin.billing.getHref(), label: 'areas.billing' },
+    { to: paths.admin.accessLog.getHref(), label: 'areas.accessLog' },
   ],
   physician: [{ to: paths.physician.list.getHref(), label: 'areas.physician' }],
 };

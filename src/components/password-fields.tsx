@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { TextField } from '@/components/form-fields';
 import { changePasswordFormSchema, type ChangePasswordFormValues } from '@/components/password-schema';
 import { useValidationMessage } from '@/components/use-validation-message';
+import { PasswordStrengthMeter, type PasswordOwner } from '@/components/password-strength-meter';
 import { passwordHints, type PasswordStrength } from '@/domain/passwords/password-rules';
 
 /** The live hints of a strength level for the password typed so far, each marked met or not. */
@@ -35,19 +36,22 @@ export function PasswordHints({ id, password, strength }: { id: string; password
 type NewPasswordValues = { password: string; passwordConfirmation: string };
 
 /**
- * New password with the live hints of its strength level, and its confirmation, as the fields `password` and
- * `passwordConfirmation` of `form`.
+ * New password with the live hints of its strength level and the strength meter (how hard it is to guess for
+ * `owner`), and its confirmation, as the fields `password` and `passwordConfirmation` of `form`.
  */
 export function NewPasswordFields<T extends NewPasswordValues>({
   form,
   strength,
+  owner = {},
 }: {
   form: UseFormReturn<T>;
   strength: PasswordStrength;
+  owner?: PasswordOwner;
 }) {
   const { t } = useTranslation();
   const validationMessage = useValidationMessage();
   const hintsId = useId();
+  const meterId = useId();
   // T has both fields (its constraint says so), but react-hook-form's path types cannot see through a generic.
   const names = { password: 'password' as Path<T>, confirmation: 'passwordConfirmation' as Path<T> };
   const password = useWatch({ control: form.control, name: names.password }) as string;
@@ -60,9 +64,10 @@ export function NewPasswordFields<T extends NewPasswordValues>({
         error={validationMessage(errors.password?.message)}
         type="password"
         autoComplete="new-password"
-        describedBy={hintsId}
+        describedBy={`${hintsId} ${meterId}`}
       >
         <PasswordHints id={hintsId} password={password ?? ''} strength={strength} />
+        <PasswordStrengthMeter id={meterId} password={password ?? ''} strength={strength} owner={owner} />
       </TextField>
       <TextField
         label={t('passwordFields.confirmation')}
@@ -91,10 +96,13 @@ export function ChangePasswordFields({
   form,
   strength,
   email,
+  owner,
 }: {
   form: UseFormReturn<ChangePasswordFormValues>;
   strength: PasswordStrength;
   email: string;
+  /** The account's names, for the strength meter. */
+  owner?: PasswordOwner;
 }) {
   const { t } = useTranslation();
   const validationMessage = useValidationMessage();
@@ -112,7 +120,7 @@ export function ChangePasswordFields({
         type="password"
         autoComplete="current-password"
       />
-      <NewPasswordFields form={form} strength={strength} />
+      <NewPasswordFields form={form} strength={strength} owner={{ ...owner, email }} />
     </>
   );
 }

@@ -37,6 +37,8 @@ export const paths = {
       path: '/approve-account',
       getHref: (token?: string) => withQuery('/approve-account', { token }),
     },
+    /** A user whose clinic requires a second factor sets it up here first (issue 27). */
+    twoFactorSetup: { path: '/two-factor-setup', getHref: () => '/two-factor-setup' },
     /** The link mailed to a new e-mail address (issue 27): the change counts once it is opened and confirmed. */
     confirmEmail: {
       path: '/confirm-email',
@@ -79,6 +81,8 @@ export const paths = {
     devices: { path: '/admin/devices', getHref: () => '/admin/devices' },
     /** The billing tab the user screens mention (seed-spec §2); an addition of ours. */
     billing: { path: '/admin/billing', getHref: () => '/admin/billing' },
+    /** The access log (issue 27), of the clinic or, with a patient, that patient's access history. */
+    accessLog: { path: '/admin/access-log', getHref: (patientId?: string) => withQuery('/admin/access-log', { patientId }) },
     addUser: { path: '/admin/add', getHref: () => '/admin/add' },
     editUser: { path: '/admin/edit', getHref: (userId: string) => withQuery('/admin/edit', { userId }) },
   },

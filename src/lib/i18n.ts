@@ -37,6 +37,8 @@ export type Catalogues = {
   securitySettings: typeof import('../../locales/en/securitySettings.json');
   adminPatients: typeof import('../../locales/en/adminPatients.json');
   billing: typeof import('../../locales/en/billing.json');
+  accessLog: typeof import('../../locales/en/accessLog.json');
+  twoFactor: typeof import('../../locales/en/twoFactor.json');
   notifications: typeof import('../../locales/en/notifications.json');
   marks: typeof import('../../locales/en/marks.json');
   previousTreatment: typeof import('../../locales/en/previousTreatment.json');

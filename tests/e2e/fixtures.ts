@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import type { Language } from '../../generated/model/language';
-import type { SignInResponse } from '../../generated/model/signInResponse';
+import type { SignedInResponse } from '../../generated/model/signedInResponse';
 import type { StaffRole } from '../../generated/model/staffRole';
 import { mailedLink } from './outbox';
 import { REFERENCE_URL } from './reference-server';
@@ -63,7 +63,7 @@ interface WorkerFixtures {
 async function signInToken(api: APIRequestContext, credentials: { email: string; password: string }): Promise<string> {
   const response = await api.post('/api/sign-in', { data: { ...credentials, remember: false } });
   expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as SignInResponse).data.token;
+  return ((await response.json()) as SignedInResponse).data.token;
 }
 
 async function inviteStaff(clinicAdmin: APIRequestContext, role: StaffRole, lang: Language, family = 'Journey'): Promise<Invitation> {
@@ -78,7 +78,15 @@ async function inviteStaff(clinicAdmin: APIRequestContext, role: StaffRole, lang
   // The new user's language is the language of the request that adds them (server/handlers/users.ts).
   const response = await clinicAdmin.post('/api/users', {
     headers: { Language: lang },
-    multipart: { firstName: account.firstName, lastName: account.lastName, email: account.email, role, draft: '0' },
+    multipart: {
+      firstName: account.firstName,
+      lastName: account.lastName,
+      email: account.email,
+      role,
+      draft: '0',
+      // Adding an IT admin is confirmed with the acting admin's own password (issue 27).
+      ...(role === 'clinic_it_admins' && { currentPassword: DEMO_ADMIN.password }),
+    },
   });
   expect(response.status(), await response.text()).toBe(201);
   return { account, link: await mailedLink(account.email, '/approve-account') };

@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import type { Language } from '../../generated/model/language';
 import { expect, test } from './fixtures';
 import type { ProfileResponse } from '../../generated/model/profileResponse';
-import type { SignInResponse } from '../../generated/model/signInResponse';
+import type { SignedInResponse } from '../../generated/model/signedInResponse';
 import { logOut, signIn, signInToHome } from './session';
 import { pageTitle, TEXTS } from './texts';
 
@@ -66,7 +66,7 @@ test('the chosen language survives a reload, wins over the profile\'s at sign-in
   await expect(page).toHaveTitle(pageTitle(switched, switched.common.areas.physician));
   expect(api.takeMismatches(chosen)).toEqual([]);
   // Saved to the profile: it follows the user to any browser.
-  const token = ((await answer.json()) as SignInResponse).data.token;
+  const token = ((await answer.json()) as SignedInResponse).data.token;
   const profile = await page.request.get('/api/user/profile', { headers: { Authorization: `Bearer ${token}` } });
   expect(((await profile.json()) as ProfileResponse).data.lang).toBe(chosen);
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { ProfileResponse } from '../../generated/model/profileResponse';
 import type { SignInRequest } from '../../generated/model/signInRequest';
-import type { SignInResponse } from '../../generated/model/signInResponse';
+import type { SignedInResponse } from '../../generated/model/signedInResponse';
 import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { ROLE_HOMES, signInToHome, storedTokens } from './session';
@@ -44,7 +44,7 @@ const contract = parse(readFileSync('generated/openapi.yaml', 'utf8')) as { path
 const firstExample = <T>({ examples }: Examples) => Object.values(examples)[0].value as T;
 const signInOperation = contract.paths['/sign-in'].post;
 const credentials = firstExample<SignInRequest>(signInOperation.requestBody!.content['application/json']);
-const signedIn = firstExample<SignInResponse>(signInOperation.responses['200'].content['application/json']);
+const signedIn = firstExample<SignedInResponse>(signInOperation.responses['200'].content['application/json']);
 const profile = firstExample<ProfileResponse>(contract.paths['/user/profile'].get.responses['200'].content['application/json']);
 
 test('signing in with the contract examples reaches the route of the example profile', async ({ page, texts }) => {

@@ -3,13 +3,13 @@
 // specification's failure text. Issue 10: a signed-in user is sent on from /sign-in, and the whole way
 // works by keyboard (skip link, focus, a visible ring on the green button, the user menu by arrow keys).
 import type { Response } from '@playwright/test';
-import type { SignInResponse } from '../../generated/model/signInResponse';
+import type { SignedInResponse } from '../../generated/model/signedInResponse';
 import { expectNoAxeViolations } from './axe';
 import { contrast } from './contrast';
 import { expect, test } from './fixtures';
 import { homeOf, logOut, NO_TOKEN, ROLE_HOMES, signIn, signInToHome, storedTokens } from './session';
 
-const tokenOf = async (answer: Response) => ((await answer.json()) as SignInResponse).data.token;
+const tokenOf = async (answer: Response) => ((await answer.json()) as SignedInResponse).data.token;
 
 for (const { role, path } of ROLE_HOMES) {
   test(`${role} lands on ${path}; the token is kept in localStorage when remembered, else in sessionStorage`, async ({

@@ -16,6 +16,7 @@ import deStaff from '../../locales/de/staff.json' with { type: 'json' };
 import deBilling from '../../locales/de/billing.json' with { type: 'json' };
 import deAdminPatients from '../../locales/de/adminPatients.json' with { type: 'json' };
 import deSecuritySettings from '../../locales/de/securitySettings.json' with { type: 'json' };
+import deTwoFactor from '../../locales/de/twoFactor.json' with { type: 'json' };
 import deProfile from '../../locales/de/profile.json' with { type: 'json' };
 import deNotifications from '../../locales/de/notifications.json' with { type: 'json' };
 import deMarks from '../../locales/de/marks.json' with { type: 'json' };
@@ -36,6 +37,7 @@ import enStaff from '../../locales/en/staff.json' with { type: 'json' };
 import enBilling from '../../locales/en/billing.json' with { type: 'json' };
 import enAdminPatients from '../../locales/en/adminPatients.json' with { type: 'json' };
 import enSecuritySettings from '../../locales/en/securitySettings.json' with { type: 'json' };
+import enTwoFactor from '../../locales/en/twoFactor.json' with { type: 'json' };
 import enProfile from '../../locales/en/profile.json' with { type: 'json' };
 import enNotifications from '../../locales/en/notifications.json' with { type: 'json' };
 import enMarks from '../../locales/en/marks.json' with { type: 'json' };
@@ -60,6 +62,7 @@ const en = {
   billing: enBilling,
   adminPatients: enAdminPatients,
   securitySettings: enSecuritySettings,
+  twoFactor: enTwoFactor,
   notifications: enNotifications,
   marks: enMarks,
   previousTreatment: enPreviousTreatment,
@@ -84,6 +87,7 @@ const de: Texts = {
   billing: deBilling,
   adminPatients: deAdminPatients,
   securitySettings: deSecuritySettings,
+  twoFactor: deTwoFactor,
   notifications: deNotifications,
   marks: deMarks,
   previousTreatment: dePreviousTreatment,

@@ -70,6 +70,7 @@ describe('sign-in', () => {
       nextPasswordChange: null,
       logoutAfterSeconds: null,
       pendingEmail: null,
+      twoFactor: { enabled: false, required: false, setupRequired: false, recoveryCodesLeft: 0 },
     });
     const own = await profileOf(token);
     expect(own.status).toBe(200);

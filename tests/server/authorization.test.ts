@@ -70,7 +70,7 @@ describe('the matrix', () => {
   it('covers every operation of the contract, each tag of it', () => {
     expect(operations.length).toBeGreaterThanOrEqual(65);
     expect(new Set(operations.map((op) => op.tag))).toEqual(
-      new Set(['auth', 'profile', 'users', 'clinic', 'notifications', 'patients', 'treatments', 'planning', 'annotations', 'realtime', 'system']),
+      new Set(['auth', 'two-factor', 'profile', 'users', 'clinic', 'notifications', 'patients', 'treatments', 'planning', 'annotations', 'realtime', 'system']),
     );
   });
 });

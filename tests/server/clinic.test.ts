@@ -1,7 +1,6 @@
 // Clinic security settings, forced password resets, stopping renewal and the devices list, through HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, newToken } from '../../server/security/tokens';
-import { createClinic, createUser, PASSWORD } from './fixtures';
+import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
 import { linkFromMail, startServer, type TestServer } from './helper';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -23,24 +22,7 @@ let admin: { id: string; email: string };
 let adminToken: string;
 let adminBToken: string;
 
-async function tokenFor(userId: string): Promise<string> {
-  const token = newToken();
-  const now = server.clock.now();
-  await server.db
-    .insertInto('auth_sessions')
-    .values({
-      user_id: userId,
-      token_hash: hashToken(token),
-      remember: true,
-      ip: '127.0.0.1',
-      user_agent: 'test',
-      created_at: now,
-      last_seen_at: now,
-      expires_at: new Date(now.getTime() + 365 * DAY),
-    })
-    .execute();
-  return token;
-}
+const tokenFor = (userId: string) => sessionFor(server.db, userId, { clock: server.clock, days: 365 });
 
 const settings = (token = adminToken) => server.call<{ data: Settings; message?: string }>('GET', '/clinic/settings', { token });
 const save = (json: unknown, token = adminToken, lang: 'en' | 'de' = 'en') =>
@@ -71,6 +53,8 @@ describe('security settings', () => {
       user: 'all',
       logout_time_interval: null,
       logout_time_period: 'minutes',
+      two_factor_roles: [],
+      remember_device_days: 0,
     });
     expect(await server.db.selectFrom('security_settings').select('clinic_id').where('clinic_id', '=', clinicA).execute()).toHaveLength(1);
   });
@@ -83,6 +67,8 @@ describe('security settings', () => {
       user: 'all',
       logout_time_interval: 30,
       logout_time_period: 'minutes',
+      two_factor_roles: ['clinic_nurses'],
+      remember_device_days: 14,
     };
     const answer = await save(body);
     expect(answer.status).toBe(200);
@@ -90,6 +76,7 @@ describe('security settings', () => {
     expect((await settings()).body.data).toEqual(body);
     expect((await save(body, adminToken, 'de')).body.message).toBe('Sicherheitseinstellungen aktualisiert');
     expect((await settings(adminBToken)).body.data.password_strength).toBe('standard');
+    expect((await save({ ...body, two_factor_roles: [], remember_device_days: 0 })).status).toBe(200);
   });
 
   it('renewal moves nextPasswordChange and the strength shows as the users’ password type', async () => {
@@ -120,7 +107,7 @@ describe('security settings', () => {
     const other = await createUser(server.db, { clinicId: clinicA, role: 'clinic_physicians' });
     const ok = await save({ ...base, user: 'several', users: [admin.id] });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toEqual({ ...base, user: 'several', users: [admin.id] });
+    expect(ok.body.data).toEqual({ ...base, user: 'several', users: [admin.id], two_factor_roles: expect.any(Array), remember_device_days: expect.any(Number) });
     const typeOf = async (id: string) =>
       (await server.call<{ data: { passwordType: string; nextPasswordChange: string | null } }>('GET', `/users/${id}`, { token: adminToken })).body.data;
     expect((await typeOf(admin.id)).passwordType).toBe('advanced');

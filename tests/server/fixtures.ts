@@ -1,4 +1,5 @@
 // Test data written straight to the database (the API under test creates its own through HTTP).
+import type { Clock } from '../../server/context';
 import type { Database } from '../../server/db/tables';
 import { YELLOW_LASER_PROFILE } from '../../server/seed/laser-profiles';
 import { SAMPLE_DEVICE } from '../../server/seed/sample-exam';
@@ -88,9 +89,20 @@ export const ALL_ROLES = [
   'data_scientists',
 ] as const;
 
-/** A bearer token for a user without going through sign-in (fast: no password hashing). */
-export async function sessionFor(db: Database, userId: string): Promise<string> {
+export interface SessionOptions {
+  /** Whose time the session starts at: the test server's clock for tests that move it (default: now). */
+  clock?: Clock;
+  /** How long the session lasts (default one day). */
+  days?: number;
+}
+
+/**
+ * A bearer token for a user without going through sign-in (fast: no password hashing): the one place tests
+ * write a row of `auth_sessions`.
+ */
+export async function sessionFor(db: Database, userId: string, { clock, days = 1 }: SessionOptions = {}): Promise<string> {
   const token = newToken();
+  const now = clock?.now() ?? new Date();
   await db
     .insertInto('auth_sessions')
     .values({
@@ -99,8 +111,9 @@ export async function sessionFor(db: Database, userId: string): Promise<string> 
       remember: true,
       ip: '127.0.0.1',
       user_agent: 'test',
-      last_seen_at: new Date(),
-      expires_at: new Date(Date.now() + 24 * 60 * 60 * 1000),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: new Date(now.getTime() + days * 24 * 60 * 60 * 1000),
     })
     .execute();
   return token;

@@ -2,7 +2,7 @@
 // DATABASE_URL is set (each server in a schema of its own, dropped afterwards). Every answer received
 // through `call` is checked against the contract.
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -175,4 +175,34 @@ export function linkFromMail(server: TestServer, to: string): URL {
   const link = mail?.text.match(/https?:\/\/[^\s]+/)?.[0];
   if (!link) throw new Error(`no e-mail with a link to ${to}`);
   return new URL(link);
+}
+
+export interface FolderWatch {
+  /**
+   * The names that appeared in the folder or left it since the watch began. Events arrive a moment after the
+   * change: waits up to `timeoutMs` for the first one.
+   */
+  seen(timeoutMs?: number): Promise<string[]>;
+  close(): void;
+}
+
+/**
+ * Records the files that pass through a folder (made if it is missing). A "nothing left behind" check that
+ * only reads an empty folder also passes when the files never went there (a renamed folder, an upload refused
+ * before it was staged); with a watch it first proves that they did.
+ */
+export function watchFolder(dir: string): FolderWatch {
+  mkdirSync(dir, { recursive: true });
+  const names = new Set<string>();
+  const watcher = watch(dir, (_event, name) => {
+    if (name) names.add(name);
+  });
+  return {
+    async seen(timeoutMs = 2000) {
+      const end = Date.now() + timeoutMs;
+      while (names.size === 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+      return [...names];
+    },
+    close: () => watcher.close(),
+  };
 }

@@ -2,8 +2,7 @@
 // notify() as the other areas do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notify } from '../../server/services/notifications';
-import { hashToken, newToken } from '../../server/security/tokens';
-import { createClinic, createUser, signIn } from './fixtures';
+import { createClinic, createUser, sessionFor, signIn } from './fixtures';
 import { startServer, type TestServer } from './helper';
 
 interface Item {
@@ -24,28 +23,9 @@ let server: TestServer;
 let clinicA: string;
 let clinicB: string;
 
-async function tokenFor(userId: string): Promise<string> {
-  const token = newToken();
-  const now = server.clock.now();
-  await server.db
-    .insertInto('auth_sessions')
-    .values({
-      user_id: userId,
-      token_hash: hashToken(token),
-      remember: true,
-      ip: '127.0.0.1',
-      user_agent: 'test',
-      created_at: now,
-      last_seen_at: now,
-      expires_at: new Date(now.getTime() + 24 * 60 * 60 * 1000),
-    })
-    .execute();
-  return token;
-}
-
 async function staff(role: string, clinicId = clinicA) {
   const user = await createUser(server.db, { clinicId, role });
-  return { ...user, token: await tokenFor(user.id) };
+  return { ...user, token: await sessionFor(server.db, user.id, { clock: server.clock }) };
 }
 
 /** Raises the three kinds of notification the tests use for one user, oldest first. */
@@ -109,7 +89,7 @@ describe('listNotifications', () => {
     const all = await list(nurse.token);
     expect(all.body.meta).toMatchObject({ total: 6, unread: 6 });
     const patients = await list(nurse.token, '?category=patients');
-    expect(patients.body.data.every((n) => n.category === 'patients')).toBe(true);
+    expect(patients.body.data.map((n) => n.category)).toEqual(['patients', 'patients']);
     expect(patients.body.meta).toMatchObject({ total: 2, unread: 6 });
     const page = await list(nurse.token, '?perPage=4&page=2');
     expect(page.body.data).toHaveLength(2);

@@ -95,6 +95,7 @@ describe('a session planned step by step', () => {
     const final = await save(id, 'final-adjustments', { revision: 3, laserDose: 95, pulseDurationMs: 20 });
     expect(final.status, JSON.stringify(final.body)).toBe(200);
     expect(final.body.data).toMatchObject({ step: 'confirm_sign_off', revision: 4 });
+    expect(final.body.data.spots).toHaveLength(grid.body.data.spots.length);
     for (const spot of final.body.data.spots) expect(spot.powerMw).toBe(spotPowerMw(95, spot.powerFactor));
     expect(problemsOf(final.body.data, 95, true)).toEqual([]);
     const session = (await server.call<Body>('GET', `/treatments/${id}`, { token: users.physician.token })).body.data;
@@ -134,6 +135,7 @@ describe('a session planned step by step', () => {
     const again = await save(id, 'exclusion-zones', { revision: atSignOff.revision, ...moved });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.data).toMatchObject({ step: 'pre_macula_grid_pattern', brightness: null, fovea: moved.faz.center });
+    expect(again.body.data.spots.length).toBeGreaterThan(50);
     expect(again.body.data.spots.every((spot: Body) => spot.powerMw == null && spot.enabled)).toBe(true);
     const trail = (await server.call<Body>('GET', `/treatments/${id}/audit`, { token: users.physician.token })).body.data;
     expect(trail.at(-1).summary).toMatch(/ Reset: macula grid, brightness\.$/);

@@ -4,9 +4,9 @@
 import { connect } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createClinic, createUser, sessionFor } from './fixtures';
-import { startServer, type TestServer } from './helper';
+import { startServer, type TestServer, watchFolder } from './helper';
 import { notify } from '../../server/services/notifications';
 
 let server: TestServer;
@@ -184,15 +184,12 @@ describe('bodies over the limit (defect 5)', () => {
 });
 
 describe('staging (defect 6)', () => {
-  const staged = () => {
-    try {
-      return readdirSync(join(server.dataDir, 'files', '.staging'));
-    } catch {
-      return [];
-    }
-  };
+  const stagingDir = () => join(server.dataDir, 'files', '.staging');
+  const staged = () => readdirSync(stagingDir());
 
   it('leaves no staged file behind when an upload is refused', async () => {
+    const watch = watchFolder(stagingDir());
+    onTestFinished(() => watch.close());
     const twoFiles = new FormData();
     twoFiles.append('file', new Blob([new Uint8Array(2000)]), 'a.npt');
     twoFiles.append('file', new Blob([new Uint8Array(2000)]), 'b.npt');
@@ -206,6 +203,8 @@ describe('staging (defect 6)', () => {
     expect((await server.call('POST', '/treatments', { token: physician.token, form: notNpt })).status).toBe(422);
     // Removal follows the answer; on a loaded 2-core machine (the whole suite at once) that took over 3 s.
     await until(() => staged().length === 0, 15_000);
+    // The refused uploads were staged here, so the empty folder means they were removed.
+    expect(await watch.seen()).not.toEqual([]);
     expect(staged()).toEqual([]);
   });
 
@@ -325,6 +324,9 @@ describe('timeouts (defect 4)', () => {
   afterAll(() => slow.close());
 
   it('closes an upload whose body stops arriving after the idle timeout, leaving nothing staged', async () => {
+    const stagingDir = join(slow.dataDir, 'files', '.staging');
+    const watch = watchFolder(stagingDir);
+    onTestFinished(() => watch.close());
     const reply = await rawRequest(
       `POST /api/treatments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
         'Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 100000\r\n\r\n' +
@@ -333,8 +335,10 @@ describe('timeouts (defect 4)', () => {
     );
     expect(reply.closed).toBe(true);
     expect(reply.elapsedMs).toBeLessThan(2500);
-    await until(() => readdirSync(join(slow.dataDir, 'files', '.staging')).length === 0);
-    expect(readdirSync(join(slow.dataDir, 'files', '.staging'))).toEqual([]);
+    await until(() => readdirSync(stagingDir).length === 0);
+    // The upload's first bytes were staged, so the empty folder means they were removed.
+    expect(await watch.seen()).not.toEqual([]);
+    expect(readdirSync(stagingDir)).toEqual([]);
   });
 
   it('answers an upload without a sign-in at once and closes, without waiting for its body', async () => {

@@ -115,6 +115,7 @@ describe('the demo clinic', () => {
     const schneider = patients.body.data.find((p) => p.secondName === 'Schneider')!;
     expect(schneider.treatmentsCount).toBe(2);
     const sessions = await server.call<{ data: { id: string; number: number; planStatus: string; thumbnailUrl: string | null }[] }>('GET', `/patients/${schneider.id}/treatments`, { token });
+    expect(sessions.body.data.map((session) => session.number).sort()).toEqual([1, 2]);
     for (const session of sessions.body.data) {
       // The first signed off and packed on its day (server/seed/demo-sessions.ts), the second in planning.
       expect(session.planStatus).toBe(session.number === 1 ? 'plan_available' : 'planning');

@@ -3,18 +3,18 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type Config, loadConfig } from '../../server/config';
 import { createFileStore, type FileStore, StorageIntegrityError, StorageUnavailableError } from '../../server/storage';
 import { createS3Store } from '../../server/storage/s3';
 import { sha256Hex } from '../../server/storage/store';
 import { buildSampleExam } from '../../server/seed/sample-exam';
 import { createClinic, createUser, sessionFor } from './fixtures';
-import { startServer, type TestServer } from './helper';
+import { startServer, type TestServer, watchFolder } from './helper';
 import { OBJECT_STORE_CREDENTIALS, type ObjectStore, startObjectStore } from './object-store';
 
 let objects: ObjectStore;
@@ -111,16 +111,22 @@ describe.each(KINDS)('the file store in $name', (kind) => {
     const data = Buffer.from(new Uint8Array(2_000_000).map((_, i) => i % 256));
     const staged = await store.stage(Readable.from([data.subarray(0, 1_000_000), data.subarray(1_000_000)]), 'exam.npt', () => false);
     expect(staged).toMatchObject({ size: data.length, sha256: sha256Hex(data), truncated: false, filename: 'exam.npt' });
+    expect(readFileSync(staged.path).equals(data)).toBe(true);
     const key = await store.keep(staged, clinic, folder);
     expect(existsSync(staged.path)).toBe(false);
     expect((await store.get(key))!.equals(data)).toBe(true);
     await store.discard(staged);
 
+    // A truncated upload is written, then removed within stage(): the watch sees it pass.
+    const staging = watchFolder(dirname(staged.path));
+    onTestFinished(() => staging.close());
     const cut = await store.stage(Readable.from([data]), 'big.npt', () => true);
     expect(cut.truncated).toBe(true);
+    expect(await staging.seen()).toContain(basename(cut.path));
     expect(existsSync(cut.path)).toBe(false);
 
     const dropped = await store.stage(Readable.from([data]), 'dropped.npt', () => false);
+    expect(existsSync(dropped.path)).toBe(true);
     await store.discard(dropped);
     expect(existsSync(dropped.path)).toBe(false);
   });
@@ -229,6 +235,9 @@ describe.each(KINDS)('the server with its files in $name', (kind) => {
   };
 
   it('takes an exam, processes it from the store, serves its images and removes them with the session', async () => {
+    const staging = kind.name.startsWith('S3') ? join(server.dataDir, 'staging') : join(server.dataDir, 'files', '.staging');
+    const watch = watchFolder(staging);
+    onTestFinished(() => watch.close());
     const id = await upload(4711);
     await server.jobsIdle();
     const treatment = await server.call<{ data: { planStatus: string; images: { id: string }[] } }>('GET', `/treatments/${id}`, { token });
@@ -238,9 +247,9 @@ describe.each(KINDS)('the server with its files in $name', (kind) => {
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
     expect(Number(image.headers.get('content-length'))).toBe((image.body as unknown as Buffer).length);
-    // Nothing left in this instance's staging folder.
-    const staging = kind.name.startsWith('S3') ? join(server.dataDir, 'staging') : join(server.dataDir, 'files', '.staging');
-    expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
+    // Nothing left in this instance's staging folder, which the upload passed through.
+    expect(await watch.seen()).not.toEqual([]);
+    expect(readdirSync(staging)).toEqual([]);
 
     const { display_path } = await server.db.selectFrom('treatment_images').select('display_path').where('treatment_id', '=', id).executeTakeFirstOrThrow();
     expect((await server.call('DELETE', `/treatments/${id}`, { token })).status).toBe(200);
@@ -305,10 +314,14 @@ describe('when the object store goes away', () => {
 
     const sessions = () => server.db.selectFrom('treatments').select('id').execute();
     const before = await sessions();
+    const staging = watchFolder(join(server.dataDir, 'staging'));
+    onTestFinished(() => staging.close());
     const again = await server.call<{ code: string }>('POST', '/treatments', { token, form: await form(4714) });
     expect(again.status).toBe(503);
     expect(again.body.code).toBe('storage.unavailable');
     expect(await sessions()).toEqual(before);
+    // The upload was staged before the store refused it, and its staged copy is gone.
+    expect(await staging.seen()).not.toEqual([]);
     expect(readdirSync(join(server.dataDir, 'staging'))).toEqual([]);
   });
 });

@@ -43,6 +43,8 @@ describe('deleting a session that is being processed', () => {
   it('cancels the processing: the session, its job, images and files are gone for good, and the file can come again', async () => {
     const filesBefore = storedFiles();
     const { exam, treatment } = await upload(501);
+    // The exam file is in the store under the session's folder: the checks below see it go.
+    expect(storedFiles().filter((file) => file.includes(treatment.id))).not.toEqual([]);
     // Wait until the worker has taken the job (processing), then delete while it works.
     for (let i = 0; i < 100; i += 1) {
       const read = await server.call<Body>('GET', `/treatments/${treatment.id}`, { token: nurse });

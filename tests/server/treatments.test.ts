@@ -375,6 +375,8 @@ describe('malformed files', () => {
       still = now === files ? still + 1 : 0;
       files = now;
     }
+    // The store holds the sessions of the tests before, so an unchanged count below means nothing was added.
+    expect(files).toBeGreaterThan(0);
     const counts = await tableCounts();
     for (const [name, make, fileName, status, code] of cases) {
       const answer = await upload(make(), { name: fileName });
@@ -427,6 +429,8 @@ describe('malformed files', () => {
     expect(treatment.error.message).toContain(image);
     expect(treatment.images).toEqual([]);
     expect(treatment.plan.exclusionZones).toBeNull();
+    // The exam file stays stored with the failed session until the session is deleted.
+    expect(storedFiles().length).toBeGreaterThan(files);
     const german = await server.call<Body>('GET', `/treatments/${treatment.id}`, { token: physician, lang: 'de' });
     expect(german.body.data.error.message).not.toBe(treatment.error.message);
     expect((await server.call('DELETE', `/treatments/${treatment.id}`, { token: physician })).status).toBe(200);

@@ -1,8 +1,7 @@
 // Staff users through HTTP: list, read, add (draft and invite), edit, invites, delete/restore, bulk
 // actions, own-account protections and clinic isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken, newToken } from '../../server/security/tokens';
-import { createClinic, createUser, PASSWORD, signIn } from './fixtures';
+import { createClinic, createUser, PASSWORD, sessionFor, signIn } from './fixtures';
 import { linkFromMail, startServer, type TestServer } from './helper';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -37,24 +36,7 @@ let adminB: { id: string; email: string };
 let adminBToken: string;
 
 /** A bearer token for a user, on the server's clock (fast: no password check). */
-async function tokenFor(userId: string): Promise<string> {
-  const token = newToken();
-  const now = server.clock.now();
-  await server.db
-    .insertInto('auth_sessions')
-    .values({
-      user_id: userId,
-      token_hash: hashToken(token),
-      remember: true,
-      ip: '127.0.0.1',
-      user_agent: 'test',
-      created_at: now,
-      last_seen_at: now,
-      expires_at: new Date(now.getTime() + 365 * DAY),
-    })
-    .execute();
-  return token;
-}
+const tokenFor = (userId: string) => sessionFor(server.db, userId, { clock: server.clock, days: 365 });
 
 function userForm(fields: Record<string, string>, avatar?: { data: Buffer; type: string }): FormData {
   const form = new FormData();
@@ -139,6 +121,7 @@ describe('listUsers', () => {
       const a = await list(`?role=${plural}`);
       const b = await list(`?role=${singular}`);
       expect(a.status).toBe(200);
+      expect(a.body.data.length, plural).toBeGreaterThan(0);
       expect(names(b.body)).toEqual(names(a.body));
       expect(a.body.data.every((u) => u.role === plural)).toBe(true);
     }
@@ -403,6 +386,7 @@ describe('updateUser', () => {
     expect((await server.call('POST', '/email-confirmation', { json: { token: link.searchParams.get('token') } })).status).toBe(200);
     for (const token of [one, two]) expect((await server.call('GET', '/notifications/settings', { token })).status).toBe(401);
     const ended = await server.db.selectFrom('auth_sessions').select(['ended_at', 'ended_reason']).where('user_id', '=', nurse.id).execute();
+    expect(ended).toHaveLength(2);
     expect(ended.every((s) => s.ended_at !== null && s.ended_reason === 'email_changed')).toBe(true);
     // The admin's own session is untouched, and the nurse signs in with the new address.
     expect((await server.call('GET', '/users', { token: adminToken })).status).toBe(200);
@@ -452,6 +436,22 @@ describe('updateUser', () => {
 
     // An edit that leaves an IT admin an IT admin grants nothing, and asks for nothing.
     expect((await grant({ firstName: 'Paula' })).status).toBe(200);
+
+    // Adding a new IT admin is the same grant: the password first, then an audit entry and a notice to the others.
+    const add = (fields: Record<string, string>) =>
+      server.call<{ data: UserData; errors?: Record<string, string[]> }>('POST', '/users', {
+        token,
+        form: userForm({ firstName: 'Nina', lastName: 'Neu', email: unique('nina'), role: 'clinic_it_admins', ...fields }),
+      });
+    expect((await add({})).body.errors).toEqual({ currentPassword: ['This field is required'] });
+    expect((await add({ currentPassword: 'Not-The-Password-1' })).status).toBe(422);
+    const added = await add({ currentPassword: PASSWORD });
+    expect(added.status).toBe(201);
+    const grants = await server.db.selectFrom('audit_log').select(['outcome', 'actor_id']).where('target_id', '=', added.body.data.id).where('action', '=', 'user.it_admin_granted').execute();
+    expect(grants).toEqual([{ outcome: 'success', actor_id: me.id }]);
+    expect(mails(colleague.email).filter((m) => m.text.includes(`Gina Grant gave IT administrator rights at Grant Clinic to Nina Neu`))).toHaveLength(1);
+    // The new admin learns of the role from the invite, not from a second e-mail.
+    expect(mails(added.body.data.email).filter((m) => m.text.includes('gave your Macula Planner account'))).toEqual([]);
   });
 
   it('sends a new invite to the new address of an invited user; the old link stops working', async () => {

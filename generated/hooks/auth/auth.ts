@@ -275,7 +275,7 @@ export const useAcceptInvite = <TError = ErrorType<BadRequestResponse | ErrorEnv
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * Checks e-mail and password and answers a bearer token with the profile. Failed attempts are slowed and, after repeated failures for one account or one address, refused for a while with 429. When `profile.passwordChangeRequired` is set the user must choose a new password (/new-password) first.
+ * Checks e-mail and password and answers a bearer token with the profile. Failed attempts are slowed and, after repeated failures for one account or one address, refused for a while with 429. When `profile.passwordChangeRequired` is set the user must choose a new password (/new-password) first. **Addition.** For an account with two-factor sign-in (and no valid `rememberedDevice`), the answer is a `secondFactor` challenge instead of a session: see `POST /sign-in/second-factor`.
  * @summary Sign in
  */
 export const signIn = (

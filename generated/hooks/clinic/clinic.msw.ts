@@ -10,6 +10,10 @@ import type {
 } from 'msw';
 
 import type {
+  AccessLogResponse
+} from '../../model/accessLogResponse';
+
+import type {
   BillingUsageResponse
 } from '../../model/billingUsageResponse';
 
@@ -34,21 +38,23 @@ import type {
 } from '../../model/securitySettingsResponse';
 
 
-export const getGetClinicSettingsResponseMock = (): SecuritySettingsResponse => ({"status":"Success","data":{"password_strength":"standard","password_renewal_interval":6,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes"}})
+export const getGetClinicSettingsResponseMock = (): SecuritySettingsResponse => ({"status":"Success","data":{"password_strength":"standard","password_renewal_interval":6,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes","two_factor_roles":["clinic_physicians","clinic_it_admins"],"remember_device_days":0}})
 
-export const getUpdateClinicSettingsResponseMock = (): SecuritySettingsResponse => ({"status":"Success","message":"Security settings updated","data":{"password_strength":"standard","password_renewal_interval":6,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes"}})
+export const getUpdateClinicSettingsResponseMock = (): SecuritySettingsResponse => ({"status":"Success","message":"Security settings updated","data":{"password_strength":"standard","password_renewal_interval":6,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes","two_factor_roles":["clinic_physicians","clinic_it_admins"],"remember_device_days":0}})
 
 export const getPreviewClinicSettingsResponseMock = (): SecuritySettingsPreviewResponse => ({"status":"Success","data":{"overdue":12,"includesYou":true,"graceUntil":"2026-12-04T10:00:00Z"}})
 
 export const getForceResetPasswordResponseMock = (): DoneResponse => ({"status":"Success","message":"Changes added successfully"})
 
-export const getStopRenewPasswordResponseMock = (): SecuritySettingsResponse => ({"status":"Success","message":"Security settings updated","data":{"password_strength":"standard","password_renewal_interval":null,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes"}})
+export const getStopRenewPasswordResponseMock = (): SecuritySettingsResponse => ({"status":"Success","message":"Security settings updated","data":{"password_strength":"standard","password_renewal_interval":null,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes","two_factor_roles":["clinic_physicians","clinic_it_admins"],"remember_device_days":0}})
 
 export const getListDevicesResponseMock = (): DeviceListResponse => ({"status":"Success","data":[{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z","laserProfile":{"wavelengthNm":577,"spotSizeUm":{"min":50,"max":500},"modes":{"continuous":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":10,"max":200}},"micropulse":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":20,"max":300},"dutyCyclePercent":{"min":5,"max":15}}}}},{"id":"f80c16c8-a8b6-4af9-be73-386157eee8db","deviceId":"NAV-533-00587","opticalHeadId":"OH-2304","camera":"Fundus CCD 5MP","description":"Laser room 2, first floor","syncAppStatus":"CONNECTION_FAILED","online":false,"lastSeenAt":"2026-11-19T17:42:00Z","laserProfile":null}],"meta":{"page":1,"perPage":20,"total":2,"lastPage":1}})
 
 export const getUpdateDeviceLaserProfileResponseMock = (): DeviceResponse => ({"status":"Success","message":"Laser profile saved.","data":{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z","laserProfile":{"wavelengthNm":577,"spotSizeUm":{"min":50,"max":500},"modes":{"continuous":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":10,"max":200}},"micropulse":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":20,"max":300},"dutyCyclePercent":{"min":5,"max":15}}}}}})
 
 export const getGetBillingUsageResponseMock = (): BillingUsageResponse => ({"status":"Success","data":{"from":"2026-09","to":"2026-11","rows":[{"month":"2026-10","deviceId":"NAV-533-00412","examsUploaded":14,"plansSignedOff":11,"parameterSetsProduced":11},{"month":"2026-11","deviceId":"NAV-533-00412","examsUploaded":9,"plansSignedOff":6,"parameterSetsProduced":5},{"month":"2026-11","deviceId":"NAV-533-00587","examsUploaded":3,"plansSignedOff":1,"parameterSetsProduced":1}],"totals":{"examsUploaded":26,"plansSignedOff":18,"parameterSetsProduced":17}}})
+
+export const getListAccessLogResponseMock = (): AccessLogResponse => ({"status":"Success","data":[{"id":"4182","seq":4182,"at":"2026-11-21T10:02:44Z","actor":{"id":"9a4e2c71-6d3b-4f85-b0e2-1c7d5a9f3b62","name":"Dr. Miriam Vogel","role":"clinic_physicians"},"action":"plan.sign_off","outcome":"success","ip":"10.20.4.17","patient":{"id":"a1c3e5f7-0b2d-4e6f-8a9b-1c2d3e4f5a61","name":"Maria Schneider"},"patientCount":1},{"id":"4177","seq":4177,"at":"2026-11-21T09:58:12Z","actor":{"id":"9a4e2c71-6d3b-4f85-b0e2-1c7d5a9f3b62","name":"Dr. Miriam Vogel","role":"clinic_physicians"},"action":"treatment.image_read","outcome":"success","ip":"10.20.4.17","patient":{"id":"a1c3e5f7-0b2d-4e6f-8a9b-1c2d3e4f5a61","name":"Maria Schneider"},"patientCount":1},{"id":"4170","seq":4170,"at":"2026-11-21T09:55:03Z","actor":{"id":"3c8f1a52-7e4d-4b96-a1f3-2d8e6b9c4a70","name":"Lukas Brandt","role":"clinic_nurses"},"action":"patient.list","outcome":"success","ip":"10.20.4.31","patient":{"id":"a1c3e5f7-0b2d-4e6f-8a9b-1c2d3e4f5a61","name":"Maria Schneider"},"patientCount":5}],"meta":{"page":1,"perPage":20,"total":3,"lastPage":1}})
 
 
 export const getGetClinicSettingsMockHandler = (overrideResponse?: SecuritySettingsResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<SecuritySettingsResponse> | SecuritySettingsResponse), options?: RequestHandlerOptions) => {
@@ -146,6 +152,18 @@ export const getGetBillingUsageMockHandler = (overrideResponse?: BillingUsageRes
       })
   }, options)
 }
+
+export const getListAccessLogMockHandler = (overrideResponse?: AccessLogResponse | ((info: Parameters<Parameters<typeof http.get>[1]>[0]) => Promise<AccessLogResponse> | AccessLogResponse), options?: RequestHandlerOptions) => {
+  return http.get('*/clinic/access-log', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getListAccessLogResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
 export const getClinicMock = () => [
   getGetClinicSettingsMockHandler(),
   getUpdateClinicSettingsMockHandler(),
@@ -154,5 +172,6 @@ export const getClinicMock = () => [
   getStopRenewPasswordMockHandler(),
   getListDevicesMockHandler(),
   getUpdateDeviceLaserProfileMockHandler(),
-  getGetBillingUsageMockHandler()
+  getGetBillingUsageMockHandler(),
+  getListAccessLogMockHandler()
 ]

@@ -21,6 +21,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  AccessLogResponse
+} from '../../model/accessLogResponse';
+
+import type {
   BadRequestResponse
 } from '../../model/badRequestResponse';
 
@@ -59,6 +63,10 @@ import type {
 import type {
   LaserProfileInput
 } from '../../model/laserProfileInput';
+
+import type {
+  ListAccessLogParams
+} from '../../model/listAccessLogParams';
 
 import type {
   ListDevicesParams
@@ -695,6 +703,99 @@ export function useGetBillingUsage<TData = Awaited<ReturnType<typeof getBillingU
  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
 
   const queryOptions = getGetBillingUsageQueryOptions(params,options)
+
+  const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
+
+  query.queryKey = queryOptions.queryKey ;
+
+  return query;
+}
+
+
+
+/**
+ * **Addition.** The clinic's access log, newest first: every read of patient data (lists, the patient card, sessions, images, plans, audit trails, reports, notifications that name patients, an upload conflict's patient) and every change, with who, what, when and from where. `patientId` gives one patient's access history (/admin/access-log?patientId=…); `actorId`, `action` and the time range `from` (inclusive) to `to` (exclusive) narrow it further. An id of no patient or user of the clinic gives an empty list. Entries are append-only and hash-chained (`npm run audit:verify`); reading the log is itself recorded. The SPA writes the CSV export from these pages.
+ * @summary Access log of the clinic
+ */
+export const listAccessLog = (
+    params?: ListAccessLogParams,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<AccessLogResponse>(
+      {url: `/clinic/access-log`, method: 'GET',
+        params, signal
+    },
+      options);
+    }
+  
+
+
+
+export const getListAccessLogQueryKey = (params?: ListAccessLogParams,) => {
+    return [
+    `/clinic/access-log`, ...(params ? [params]: [])
+    ] as const;
+    }
+
+    
+export const getListAccessLogQueryOptions = <TData = Awaited<ReturnType<typeof listAccessLog>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(params?: ListAccessLogParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccessLog>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+) => {
+
+const {query: queryOptions, request: requestOptions} = options ?? {};
+
+  const queryKey =  queryOptions?.queryKey ?? getListAccessLogQueryKey(params);
+
+  
+
+    const queryFn: QueryFunction<Awaited<ReturnType<typeof listAccessLog>>> = ({ signal }) => listAccessLog(params, requestOptions, signal);
+
+      
+
+      
+
+   return  { queryKey, queryFn, ...queryOptions} as UseQueryOptions<Awaited<ReturnType<typeof listAccessLog>>, TError, TData> & { queryKey: DataTag<QueryKey, TData, TError> }
+}
+
+export type ListAccessLogQueryResult = NonNullable<Awaited<ReturnType<typeof listAccessLog>>>
+export type ListAccessLogQueryError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>
+
+
+export function useListAccessLog<TData = Awaited<ReturnType<typeof listAccessLog>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(
+ params: undefined |  ListAccessLogParams, options: { query:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccessLog>>, TError, TData>> & Pick<
+        DefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAccessLog>>,
+          TError,
+          Awaited<ReturnType<typeof listAccessLog>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  DefinedUseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListAccessLog<TData = Awaited<ReturnType<typeof listAccessLog>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(
+ params?: ListAccessLogParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccessLog>>, TError, TData>> & Pick<
+        UndefinedInitialDataOptions<
+          Awaited<ReturnType<typeof listAccessLog>>,
+          TError,
+          Awaited<ReturnType<typeof listAccessLog>>
+        > , 'initialData'
+      >, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+export function useListAccessLog<TData = Awaited<ReturnType<typeof listAccessLog>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(
+ params?: ListAccessLogParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccessLog>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient
+  ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> }
+/**
+ * @summary Access log of the clinic
+ */
+
+export function useListAccessLog<TData = Awaited<ReturnType<typeof listAccessLog>>, TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope>>(
+ params?: ListAccessLogParams, options?: { query?:Partial<UseQueryOptions<Awaited<ReturnType<typeof listAccessLog>>, TError, TData>>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient 
+ ):  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> } {
+
+  const queryOptions = getListAccessLogQueryOptions(params,options)
 
   const query = useQuery(queryOptions, queryClient) as  UseQueryResult<TData, TError> & { queryKey: DataTag<QueryKey, TData, TError> };
 

@@ -81,6 +81,10 @@ import type {
 } from '../../model/previousTreatmentResponse';
 
 import type {
+  ServiceUnavailableResponse
+} from '../../model/serviceUnavailableResponse';
+
+import type {
   TreatmentDeviceListResponse
 } from '../../model/treatmentDeviceListResponse';
 
@@ -445,7 +449,7 @@ export const saveBrightness = (
   
 
 
-export const getSaveBrightnessMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
+export const getSaveBrightnessMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext> => {
 
@@ -472,12 +476,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SaveBrightnessMutationResult = NonNullable<Awaited<ReturnType<typeof saveBrightness>>>
     export type SaveBrightnessMutationBody = BodyType<BrightnessInput>
-    export type SaveBrightnessMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>
+    export type SaveBrightnessMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>
 
     /**
  * @summary Confirm the brightness-adapted powers
  */
-export const useSaveBrightness = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse>,
+export const useSaveBrightness = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | PlanConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ErrorEnvelope | LockedResponse | ServiceUnavailableResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof saveBrightness>>, TError,{id: string;data: BodyType<BrightnessInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof saveBrightness>>,

@@ -198,7 +198,7 @@ export function useListUsers<TData = Awaited<ReturnType<typeof listUsers>>, TErr
 
 
 /**
- * Multipart form (files as files, booleans as 1 or 0, the rest as text). With `draft` 1 the user is saved without an invite (status creation_in_progress) and can be completed later; with `draft` 0 (the default) an invite e-mail is sent at once (status pending) whose link is valid for 7 days. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. The e-mail address must not belong to another account.
+ * Multipart form (files as files, booleans as 1 or 0, the rest as text). With `draft` 1 the user is saved without an invite (status creation_in_progress) and can be completed later; with `draft` 0 (the default) an invite e-mail is sent at once (status pending) whose link is valid for 7 days. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. The e-mail address must not belong to another account. **Addition.** Adding a user as clinic_it_admins needs the acting IT admin's own password in `currentPassword` (422 without it or when wrong), is audited as a grant and tells the clinic's other IT admins by e-mail.
  * @summary Add a staff user
  */
 export const createUser = (
@@ -245,7 +245,7 @@ if(userCreateForm.currentPassword !== undefined) {
   
 
 
-export const getCreateUserMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const getCreateUserMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: BodyType<UserCreateForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: BodyType<UserCreateForm>}, TContext> => {
 
@@ -272,12 +272,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateUserMutationResult = NonNullable<Awaited<ReturnType<typeof createUser>>>
     export type CreateUserMutationBody = BodyType<UserCreateForm>
-    export type CreateUserMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>
+    export type CreateUserMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>
 
     /**
  * @summary Add a staff user
  */
-export const useCreateUser = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse>,
+export const useCreateUser = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | ErrorEnvelope | ValidationFailedResponse | TooManyRequestsResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createUser>>, TError,{data: BodyType<UserCreateForm>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createUser>>,

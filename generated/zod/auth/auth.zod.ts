@@ -58,23 +58,26 @@ export const acceptInviteResponse = zod.object({
 }).describe('Success envelope without data, used by actions.')
 
 /**
- * Checks e-mail and password and answers a bearer token with the profile. Failed attempts are slowed and, after repeated failures for one account or one address, refused for a while with 429. When `profile.passwordChangeRequired` is set the user must choose a new password (/new-password) first.
+ * Checks e-mail and password and answers a bearer token with the profile. Failed attempts are slowed and, after repeated failures for one account or one address, refused for a while with 429. When `profile.passwordChangeRequired` is set the user must choose a new password (/new-password) first. **Addition.** For an account with two-factor sign-in (and no valid `rememberedDevice`), the answer is a `secondFactor` challenge instead of a session: see `POST /sign-in/second-factor`.
  * @summary Sign in
  */
-export const signInBodyEmailMax = 254;export const signInBodyPasswordMax = 128;export const signInBodyRememberDefault = true;
+export const signInBodyEmailMax = 254;export const signInBodyPasswordMax = 128;export const signInBodyRememberDefault = true;export const signInBodyRememberedDeviceMax = 200;
 
 export const signInBody = zod.strictObject({
   "email": zod.string().max(signInBodyEmailMax),
   "password": zod.string().max(signInBodyPasswordMax),
-  "remember": zod.boolean().default(signInBodyRememberDefault).describe('Keep the token in persistent storage (the server also keeps it alive longer).')
+  "remember": zod.boolean().default(signInBodyRememberDefault).describe('Keep the token in persistent storage (the server also keeps it alive longer).'),
+  "rememberedDevice": zod.string().max(signInBodyRememberedDeviceMax).optional().describe('**Addition.** The token of a remembered device from an earlier second step: while valid, the account\'s second step is skipped on this browser.')
 })
 
-export const signInResponseDataProfileEmailMax = 254;export const signInResponseDataProfileLogoutAfterSecondsMin = 60;
+export const signInResponseDataProfileEmailMax = 254;export const signInResponseDataProfileLogoutAfterSecondsMin = 60;export const signInResponseDataProfileTwoFactorRecoveryCodesLeftMin = 0;
+export const signInResponseDataProfileTwoFactorRecoveryCodesLeftMax = 10;export const signInResponseDataSecondFactorRememberDeviceDaysMin = 0;
+export const signInResponseDataSecondFactorRememberDeviceDaysMax = 30;
 
 export const signInResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
   "message": zod.string().optional(),
-  "data": zod.object({
+  "data": zod.union([zod.object({
   "token": zod.string().describe('Bearer token (at least 128 random bits). Send it as `Authorization: Bearer <token>`.'),
   "expiresAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "profile": zod.object({
@@ -92,9 +95,25 @@ export const signInResponse = zod.object({
   "passwordChangeRequired": zod.union([zod.enum(['forced', 'expired']).describe('Why the user must set a new password before going on: forced = an IT admin forced a reset; expired = the clinic\'s renewal interval has passed.'),zod.null()]).optional().describe('Set when the user must choose a new password (/new-password) before using the app.'),
   "nextPasswordChange": zod.iso.datetime({}).nullish(),
   "logoutAfterSeconds": zod.number().min(signInResponseDataProfileLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.'),
-  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.')
-}).describe('The signed-in user\'s own profile.')
+  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.'),
+  "twoFactor": zod.object({
+  "enabled": zod.boolean(),
+  "required": zod.boolean(),
+  "setupRequired": zod.boolean().optional().describe('This session signed in while the clinic required a second factor the user had not set up: until one is set up, it can do nothing else (403 `auth.two_factor_required`). Sessions open when the clinic began to require it go on as before; the next sign-in asks.'),
+  "recoveryCodesLeft": zod.number().min(signInResponseDataProfileTwoFactorRecoveryCodesLeftMin).max(signInResponseDataProfileTwoFactorRecoveryCodesLeftMax)
+}).optional().describe('**Addition.** The user\'s second factor: whether an authenticator app is set up, whether the clinic requires one for the user\'s role, whether this session must set one up first, and how many unused recovery codes are left.')
+}).describe('The signed-in user\'s own profile.'),
+  "rememberedDevice": zod.object({
+  "token": zod.string(),
+  "expiresAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}).optional().describe('**Addition.** A token that lets this browser skip the second step for the account until `expiresAt` (only where the clinic allows it). Send it as `rememberedDevice` with the next sign-in.')
+}).describe('A session for the user (the second step of two-factor sign-in, where the account has one, is done).'),zod.object({
+  "secondFactor": zod.object({
+  "challenge": zod.string().describe('One-time token for the second step (at least 128 random bits).'),
+  "expiresAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "rememberDeviceDays": zod.number().min(signInResponseDataSecondFactorRememberDeviceDaysMin).max(signInResponseDataSecondFactorRememberDeviceDaysMax).describe('For how many days the clinic lets this browser skip the step; 0 allows none (offer no choice then).')
 })
+}).describe('**Addition.** The password was right and the account has a second factor: no session yet. Send the challenge with a code from the authenticator app (or a recovery code) to `POST /sign-in/second-factor` within `expiresAt`.')])
 })
 
 /**

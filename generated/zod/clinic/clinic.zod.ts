@@ -8,7 +8,8 @@ import * as zod from 'zod';
  * **Addition.** The clinic's security settings as shown in /admin/security-settings: password strength, password renewal and idle logout. Field names keep the snake_case of the customer's specification.
  * @summary Read the security settings
  */
-export const getClinicSettingsResponseDataPasswordRenewalIntervalMax = 1000;export const getClinicSettingsResponseDataUsersMax = 1000;export const getClinicSettingsResponseDataLogoutTimeIntervalMax = 1000;
+export const getClinicSettingsResponseDataPasswordRenewalIntervalMax = 1000;export const getClinicSettingsResponseDataUsersMax = 1000;export const getClinicSettingsResponseDataLogoutTimeIntervalMax = 1000;export const getClinicSettingsResponseDataTwoFactorRolesMax = 3;export const getClinicSettingsResponseDataRememberDeviceDaysMin = 0;
+export const getClinicSettingsResponseDataRememberDeviceDaysMax = 30;
 
 export const getClinicSettingsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -20,7 +21,9 @@ export const getClinicSettingsResponse = zod.object({
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(getClinicSettingsResponseDataUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
   "logout_time_interval": zod.number().min(1).max(getClinicSettingsResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
-  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
+  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
+  "two_factor_roles": zod.array(zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins'])).max(getClinicSettingsResponseDataTwoFactorRolesMax).optional().describe('**Addition.** The roles that must sign in with a second factor (an authenticator app). Users of these roles without one must set it up before anything else.'),
+  "remember_device_days": zod.number().min(getClinicSettingsResponseDataRememberDeviceDaysMin).max(getClinicSettingsResponseDataRememberDeviceDaysMax).optional().describe('**Addition.** For how many days a browser may skip the second step once a user chose \"remember this device\"; 0 (the default) allows no remembered devices.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 })
 
@@ -28,7 +31,8 @@ export const getClinicSettingsResponse = zod.object({
  * Saves the security settings. The password rules (`password_strength` and renewal) apply to every user with `user` = all, or only to the users listed in `users` with `user` = several (required then; the other users keep the rules they have). A new strength applies to passwords set from now on; use `POST /clinic/forceResetPassword` to make users choose a new password at once. A new renewal interval moves each affected user's `nextPasswordChange`; `password_renewal_interval` null stops renewal. The idle logout (`logout_time_interval` and `logout_time_period`, null = off) applies to all sessions of the clinic at once.
  * @summary Change the security settings
  */
-export const updateClinicSettingsBodyPasswordRenewalIntervalMax = 1000;export const updateClinicSettingsBodyUsersMax = 1000;export const updateClinicSettingsBodyLogoutTimeIntervalMax = 1000;
+export const updateClinicSettingsBodyPasswordRenewalIntervalMax = 1000;export const updateClinicSettingsBodyUsersMax = 1000;export const updateClinicSettingsBodyLogoutTimeIntervalMax = 1000;export const updateClinicSettingsBodyTwoFactorRolesMax = 3;export const updateClinicSettingsBodyRememberDeviceDaysMin = 0;
+export const updateClinicSettingsBodyRememberDeviceDaysMax = 30;
 
 export const updateClinicSettingsBody = zod.strictObject({
   "password_strength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
@@ -37,10 +41,13 @@ export const updateClinicSettingsBody = zod.strictObject({
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(updateClinicSettingsBodyUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
   "logout_time_interval": zod.number().min(1).max(updateClinicSettingsBodyLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
-  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
+  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
+  "two_factor_roles": zod.array(zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins'])).max(updateClinicSettingsBodyTwoFactorRolesMax).optional().describe('**Addition.** The roles that must sign in with a second factor (an authenticator app). Users of these roles without one must set it up before anything else.'),
+  "remember_device_days": zod.number().min(updateClinicSettingsBodyRememberDeviceDaysMin).max(updateClinicSettingsBodyRememberDeviceDaysMax).optional().describe('**Addition.** For how many days a browser may skip the second step once a user chose \"remember this device\"; 0 (the default) allows no remembered devices.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 
-export const updateClinicSettingsResponseDataPasswordRenewalIntervalMax = 1000;export const updateClinicSettingsResponseDataUsersMax = 1000;export const updateClinicSettingsResponseDataLogoutTimeIntervalMax = 1000;
+export const updateClinicSettingsResponseDataPasswordRenewalIntervalMax = 1000;export const updateClinicSettingsResponseDataUsersMax = 1000;export const updateClinicSettingsResponseDataLogoutTimeIntervalMax = 1000;export const updateClinicSettingsResponseDataTwoFactorRolesMax = 3;export const updateClinicSettingsResponseDataRememberDeviceDaysMin = 0;
+export const updateClinicSettingsResponseDataRememberDeviceDaysMax = 30;
 
 export const updateClinicSettingsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -52,7 +59,9 @@ export const updateClinicSettingsResponse = zod.object({
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(updateClinicSettingsResponseDataUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
   "logout_time_interval": zod.number().min(1).max(updateClinicSettingsResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
-  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
+  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
+  "two_factor_roles": zod.array(zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins'])).max(updateClinicSettingsResponseDataTwoFactorRolesMax).optional().describe('**Addition.** The roles that must sign in with a second factor (an authenticator app). Users of these roles without one must set it up before anything else.'),
+  "remember_device_days": zod.number().min(updateClinicSettingsResponseDataRememberDeviceDaysMin).max(updateClinicSettingsResponseDataRememberDeviceDaysMax).optional().describe('**Addition.** For how many days a browser may skip the second step once a user chose \"remember this device\"; 0 (the default) allows no remembered devices.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 })
 
@@ -60,7 +69,8 @@ export const updateClinicSettingsResponse = zod.object({
  * **Addition.** Saves nothing (issue 27). Counts the active accounts whose password the given renewal rules would make overdue at once (their age is beyond the new renewal), and says whether the calling IT admin's is among them. Saving such rules gives these passwords a grace period of 7 days (`graceUntil`) before their owners must change them; the SPA shows this before saving.
  * @summary What new security settings would do to passwords now
  */
-export const previewClinicSettingsBodyPasswordRenewalIntervalMax = 1000;export const previewClinicSettingsBodyUsersMax = 1000;export const previewClinicSettingsBodyLogoutTimeIntervalMax = 1000;
+export const previewClinicSettingsBodyPasswordRenewalIntervalMax = 1000;export const previewClinicSettingsBodyUsersMax = 1000;export const previewClinicSettingsBodyLogoutTimeIntervalMax = 1000;export const previewClinicSettingsBodyTwoFactorRolesMax = 3;export const previewClinicSettingsBodyRememberDeviceDaysMin = 0;
+export const previewClinicSettingsBodyRememberDeviceDaysMax = 30;
 
 export const previewClinicSettingsBody = zod.strictObject({
   "password_strength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
@@ -69,7 +79,9 @@ export const previewClinicSettingsBody = zod.strictObject({
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(previewClinicSettingsBodyUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
   "logout_time_interval": zod.number().min(1).max(previewClinicSettingsBodyLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
-  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
+  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
+  "two_factor_roles": zod.array(zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins'])).max(previewClinicSettingsBodyTwoFactorRolesMax).optional().describe('**Addition.** The roles that must sign in with a second factor (an authenticator app). Users of these roles without one must set it up before anything else.'),
+  "remember_device_days": zod.number().min(previewClinicSettingsBodyRememberDeviceDaysMin).max(previewClinicSettingsBodyRememberDeviceDaysMax).optional().describe('**Addition.** For how many days a browser may skip the second step once a user chose \"remember this device\"; 0 (the default) allows no remembered devices.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 
 export const previewClinicSettingsResponseDataOverdueMin = 0;
@@ -103,7 +115,8 @@ export const forceResetPasswordResponse = zod.object({
  * Turns password renewal off for every user of the clinic: `password_renewal_interval` becomes null, `nextPasswordChange` is cleared and users whose password had expired no longer have to renew it (a forced reset still applies). The answer holds the new settings.
  * @summary Stop password renewal
  */
-export const stopRenewPasswordResponseDataPasswordRenewalIntervalMax = 1000;export const stopRenewPasswordResponseDataUsersMax = 1000;export const stopRenewPasswordResponseDataLogoutTimeIntervalMax = 1000;
+export const stopRenewPasswordResponseDataPasswordRenewalIntervalMax = 1000;export const stopRenewPasswordResponseDataUsersMax = 1000;export const stopRenewPasswordResponseDataLogoutTimeIntervalMax = 1000;export const stopRenewPasswordResponseDataTwoFactorRolesMax = 3;export const stopRenewPasswordResponseDataRememberDeviceDaysMin = 0;
+export const stopRenewPasswordResponseDataRememberDeviceDaysMax = 30;
 
 export const stopRenewPasswordResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -115,7 +128,9 @@ export const stopRenewPasswordResponse = zod.object({
   "user": zod.enum(['all', 'several']).describe('Whom the password settings apply to; `several` names them in `users`.'),
   "users": zod.array(zod.uuid()).max(stopRenewPasswordResponseDataUsersMax).optional().describe('With `user` = several, the staff users the password settings apply to.'),
   "logout_time_interval": zod.number().min(1).max(stopRenewPasswordResponseDataLogoutTimeIntervalMax).nullable().describe('Idle users are signed out after this many periods; null turns idle logout off. Counted in minutes or hours, from 5 minutes to 12 hours (422 otherwise).'),
-  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.')
+  "logout_time_period": zod.enum(['minutes', 'hours', 'days', 'months', 'years']).describe('Unit of an interval.'),
+  "two_factor_roles": zod.array(zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins'])).max(stopRenewPasswordResponseDataTwoFactorRolesMax).optional().describe('**Addition.** The roles that must sign in with a second factor (an authenticator app). Users of these roles without one must set it up before anything else.'),
+  "remember_device_days": zod.number().min(stopRenewPasswordResponseDataRememberDeviceDaysMin).max(stopRenewPasswordResponseDataRememberDeviceDaysMax).optional().describe('**Addition.** For how many days a browser may skip the second step once a user chose \"remember this device\"; 0 (the default) allows no remembered devices.')
 }).describe('The clinic\'s security settings. The password rules (strength and renewal) apply to all staff users, or with `user` = several only to those named in `users`; everyone else has the standard strength without renewal. The idle logout applies to everyone in the clinic.')
 })
 
@@ -324,5 +339,57 @@ export const getBillingUsageResponse = zod.object({
   "parameterSetsProduced": zod.number().min(getBillingUsageResponseDataTotalsParameterSetsProducedMin).describe('Parameter sets packed for the laser system.')
 })
 })
+})
+
+/**
+ * **Addition.** The clinic's access log, newest first: every read of patient data (lists, the patient card, sessions, images, plans, audit trails, reports, notifications that name patients, an upload conflict's patient) and every change, with who, what, when and from where. `patientId` gives one patient's access history (/admin/access-log?patientId=…); `actorId`, `action` and the time range `from` (inclusive) to `to` (exclusive) narrow it further. An id of no patient or user of the clinic gives an empty list. Entries are append-only and hash-chained (`npm run audit:verify`); reading the log is itself recorded. The SPA writes the CSV export from these pages.
+ * @summary Access log of the clinic
+ */
+export const listAccessLogQueryPageDefault = 1;
+export const listAccessLogQueryPageMax = 1000000;export const listAccessLogQueryPerPageDefault = 20;
+export const listAccessLogQueryPerPageMax = 100;export const listAccessLogQueryActionMax = 64;
+export const listAccessLogQueryActionRegExp = new RegExp('^[A-Za-z_]+(\\.[A-Za-z_]+)*$');
+
+
+export const listAccessLogQueryParams = zod.strictObject({
+  "page": zod.number().min(1).max(listAccessLogQueryPageMax).default(listAccessLogQueryPageDefault).describe('Page number, starting at 1 (a page after the last one is empty).'),
+  "perPage": zod.number().min(1).max(listAccessLogQueryPerPageMax).default(listAccessLogQueryPerPageDefault).describe('Items per page.'),
+  "patientId": zod.uuid().optional().describe('Only entries that name this patient.'),
+  "actorId": zod.uuid().optional().describe('Only entries of this staff user.'),
+  "action": zod.string().max(listAccessLogQueryActionMax).regex(listAccessLogQueryActionRegExp).optional().describe('Only entries of this action.'),
+  "from": zod.iso.datetime({}).optional().describe('Entries at or after this time.'),
+  "to": zod.iso.datetime({}).optional().describe('Entries before this time (after `from`).')
+})
+
+export const listAccessLogResponseDataItemActionMax = 64;
+export const listAccessLogResponseDataItemActionRegExp = new RegExp('^[A-Za-z_]+(\\.[A-Za-z_]+)*$');
+export const listAccessLogResponseDataItemPatientCountMin = 0;export const listAccessLogResponseMetaPerPageMax = 100;export const listAccessLogResponseMetaTotalMin = 0;
+
+export const listAccessLogResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.array(zod.object({
+  "id": zod.string().describe('The entry\'s id.'),
+  "seq": zod.number().min(1).describe('Position in the hash chain (`npm run audit:verify` names a broken entry by it).'),
+  "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "actor": zod.union([zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().nullable().describe('Display name (physician name when set, else first and last name); null when the account is gone.'),
+  "role": zod.string().nullable().describe('The role the user had when acting (one of the staff roles).')
+}).describe('The staff user who did it, as they are named now.'),zod.null()]).describe('Who did it; null for the system (background processing) or an unknown account.'),
+  "action": zod.string().max(listAccessLogResponseDataItemActionMax).regex(listAccessLogResponseDataItemActionRegExp).describe('What was done, a stable name such as `patient.read`, `patient.list`, `treatment.image_read`, `plan.sign_off` or `patient.erased` (the SPA names it in the reader\'s language; names added later are shown as they are).'),
+  "outcome": zod.enum(['success', 'failure', 'denied']),
+  "ip": zod.string().nullable().describe('The client\'s address as the server saw it (behind TRUST_PROXY, the forwarded one).'),
+  "patient": zod.union([zod.object({
+  "id": zod.uuid(),
+  "name": zod.string().nullable().describe('Given and family name; null once the patient was erased (the log keeps the id only).')
+}).describe('A patient the entry names.'),zod.null()]),
+  "patientCount": zod.number().min(listAccessLogResponseDataItemPatientCountMin)
+}).describe('One entry of the access log. `patient` is the patient the list was filtered by, else the entry\'s only patient (null when it names none or several); `patientCount` says how many it names (a list names the patients of its page).')),
+  "meta": zod.object({
+  "page": zod.number().min(1),
+  "perPage": zod.number().min(1).max(listAccessLogResponseMetaPerPageMax),
+  "total": zod.number().min(listAccessLogResponseMetaTotalMin),
+  "lastPage": zod.number().min(1)
+}).describe('Paging information of a list answer.')
 })
 

@@ -8,7 +8,8 @@ import * as zod from 'zod';
  * The SPA reads `lang` and `role` from it to choose the language and the area to open.
  * @summary Read the own profile
  */
-export const getProfileResponseDataEmailMax = 254;export const getProfileResponseDataLogoutAfterSecondsMin = 60;
+export const getProfileResponseDataEmailMax = 254;export const getProfileResponseDataLogoutAfterSecondsMin = 60;export const getProfileResponseDataTwoFactorRecoveryCodesLeftMin = 0;
+export const getProfileResponseDataTwoFactorRecoveryCodesLeftMax = 10;
 
 export const getProfileResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -28,7 +29,13 @@ export const getProfileResponse = zod.object({
   "passwordChangeRequired": zod.union([zod.enum(['forced', 'expired']).describe('Why the user must set a new password before going on: forced = an IT admin forced a reset; expired = the clinic\'s renewal interval has passed.'),zod.null()]).optional().describe('Set when the user must choose a new password (/new-password) before using the app.'),
   "nextPasswordChange": zod.iso.datetime({}).nullish(),
   "logoutAfterSeconds": zod.number().min(getProfileResponseDataLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.'),
-  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.')
+  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.'),
+  "twoFactor": zod.object({
+  "enabled": zod.boolean(),
+  "required": zod.boolean(),
+  "setupRequired": zod.boolean().optional().describe('This session signed in while the clinic required a second factor the user had not set up: until one is set up, it can do nothing else (403 `auth.two_factor_required`). Sessions open when the clinic began to require it go on as before; the next sign-in asks.'),
+  "recoveryCodesLeft": zod.number().min(getProfileResponseDataTwoFactorRecoveryCodesLeftMin).max(getProfileResponseDataTwoFactorRecoveryCodesLeftMax)
+}).optional().describe('**Addition.** The user\'s second factor: whether an authenticator app is set up, whether the clinic requires one for the user\'s role, whether this session must set one up first, and how many unused recovery codes are left.')
 }).describe('The signed-in user\'s own profile.')
 })
 
@@ -49,7 +56,8 @@ export const updateProfileBody = zod.strictObject({
   "removeAvatar": zod.enum(['0', '1']).optional()
 }).describe('Multipart form for the own profile (booleans as 1 or 0); a field the form does not know is refused.')
 
-export const updateProfileResponseDataEmailMax = 254;export const updateProfileResponseDataLogoutAfterSecondsMin = 60;
+export const updateProfileResponseDataEmailMax = 254;export const updateProfileResponseDataLogoutAfterSecondsMin = 60;export const updateProfileResponseDataTwoFactorRecoveryCodesLeftMin = 0;
+export const updateProfileResponseDataTwoFactorRecoveryCodesLeftMax = 10;
 
 export const updateProfileResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -69,7 +77,13 @@ export const updateProfileResponse = zod.object({
   "passwordChangeRequired": zod.union([zod.enum(['forced', 'expired']).describe('Why the user must set a new password before going on: forced = an IT admin forced a reset; expired = the clinic\'s renewal interval has passed.'),zod.null()]).optional().describe('Set when the user must choose a new password (/new-password) before using the app.'),
   "nextPasswordChange": zod.iso.datetime({}).nullish(),
   "logoutAfterSeconds": zod.number().min(updateProfileResponseDataLogoutAfterSecondsMin).nullish().describe('Idle time after which the clinic signs users out; null when idle logout is off.'),
-  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.')
+  "pendingEmail": zod.string().nullish().describe('**Addition.** A new address waiting for its confirmation link to be opened; the account keeps `email` until then. Null when no change is open.'),
+  "twoFactor": zod.object({
+  "enabled": zod.boolean(),
+  "required": zod.boolean(),
+  "setupRequired": zod.boolean().optional().describe('This session signed in while the clinic required a second factor the user had not set up: until one is set up, it can do nothing else (403 `auth.two_factor_required`). Sessions open when the clinic began to require it go on as before; the next sign-in asks.'),
+  "recoveryCodesLeft": zod.number().min(updateProfileResponseDataTwoFactorRecoveryCodesLeftMin).max(updateProfileResponseDataTwoFactorRecoveryCodesLeftMax)
+}).optional().describe('**Addition.** The user\'s second factor: whether an authenticator app is set up, whether the clinic requires one for the user\'s role, whether this session must set one up first, and how many unused recovery codes are left.')
 }).describe('The signed-in user\'s own profile.')
 })
 

@@ -41,6 +41,7 @@ export const listUsersResponse = zod.object({
   "nextPasswordChange": zod.iso.datetime({}).nullish().describe('When the password must be renewed under the clinic\'s renewal interval; null when renewal is off.'),
   "inviteExpiresAt": zod.iso.datetime({}).nullish().describe('When the current invite link expires (7 days after sending); null when none is open.'),
   "lastSignInAt": zod.iso.datetime({}).nullish(),
+  "twoFactorEnabled": zod.boolean().optional().describe('**Addition.** Whether the user has set up two-factor sign-in (an IT admin can reset it).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A staff user of the clinic.')),
   "meta": zod.object({
@@ -52,7 +53,7 @@ export const listUsersResponse = zod.object({
 })
 
 /**
- * Multipart form (files as files, booleans as 1 or 0, the rest as text). With `draft` 1 the user is saved without an invite (status creation_in_progress) and can be completed later; with `draft` 0 (the default) an invite e-mail is sent at once (status pending) whose link is valid for 7 days. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. The e-mail address must not belong to another account.
+ * Multipart form (files as files, booleans as 1 or 0, the rest as text). With `draft` 1 the user is saved without an invite (status creation_in_progress) and can be completed later; with `draft` 0 (the default) an invite e-mail is sent at once (status pending) whose link is valid for 7 days. The avatar must be a PNG or JPEG of at most 3 MB, checked by content. The e-mail address must not belong to another account. **Addition.** Adding a user as clinic_it_admins needs the acting IT admin's own password in `currentPassword` (422 without it or when wrong), is audited as a grant and tells the clinic's other IT admins by e-mail.
  * @summary Add a staff user
  */
 export const createUserBodyFirstNameMax = 100;export const createUserBodyLastNameMax = 100;export const createUserBodyEmailMax = 254;export const createUserBodyPhysicianNameMax = 200;export const createUserBodyCurrentPasswordMax = 128;
@@ -66,7 +67,7 @@ export const createUserBody = zod.strictObject({
   "avatar": zod.instanceof(File).optional().describe('PNG or JPEG image, at most 3 MB.'),
   "removeAvatar": zod.enum(['0', '1']).optional(),
   "draft": zod.enum(['0', '1']).optional(),
-  "currentPassword": zod.string().max(createUserBodyCurrentPasswordMax).optional().describe('Editing only: the acting IT admin\'s own password, required when the edit grants the clinic_it_admins role (counts towards that admin\'s re-authentication limit).')
+  "currentPassword": zod.string().max(createUserBodyCurrentPasswordMax).optional().describe('The acting IT admin\'s own password, required when the form grants the clinic_it_admins role: an edit that makes a user an IT admin, or **(addition)** a new user added as one (counts towards that admin\'s re-authentication limit).')
 }).describe('Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite. A field the form does not know is refused (422), as in JSON bodies.').and(zod.strictObject({
 
 })).describe('Multipart form to add a staff user.')
@@ -132,6 +133,7 @@ export const getUserResponse = zod.object({
   "nextPasswordChange": zod.iso.datetime({}).nullish().describe('When the password must be renewed under the clinic\'s renewal interval; null when renewal is off.'),
   "inviteExpiresAt": zod.iso.datetime({}).nullish().describe('When the current invite link expires (7 days after sending); null when none is open.'),
   "lastSignInAt": zod.iso.datetime({}).nullish(),
+  "twoFactorEnabled": zod.boolean().optional().describe('**Addition.** Whether the user has set up two-factor sign-in (an IT admin can reset it).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A staff user of the clinic.')
 })
@@ -151,7 +153,7 @@ export const updateUserBody = zod.strictObject({
   "avatar": zod.instanceof(File).optional().describe('PNG or JPEG image, at most 3 MB.'),
   "removeAvatar": zod.enum(['0', '1']).optional(),
   "draft": zod.enum(['0', '1']).optional(),
-  "currentPassword": zod.string().max(updateUserBodyCurrentPasswordMax).optional().describe('Editing only: the acting IT admin\'s own password, required when the edit grants the clinic_it_admins role (counts towards that admin\'s re-authentication limit).')
+  "currentPassword": zod.string().max(updateUserBodyCurrentPasswordMax).optional().describe('The acting IT admin\'s own password, required when the form grants the clinic_it_admins role: an edit that makes a user an IT admin, or **(addition)** a new user added as one (counts towards that admin\'s re-authentication limit).')
 }).describe('Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite. A field the form does not know is refused (422), as in JSON bodies.')
 
 export const updateUserResponseDataFirstNameMax = 100;export const updateUserResponseDataLastNameMax = 100;export const updateUserResponseDataEmailMax = 254;export const updateUserResponseDataPhysicianNameMax = 200;
@@ -174,6 +176,7 @@ export const updateUserResponse = zod.object({
   "nextPasswordChange": zod.iso.datetime({}).nullish().describe('When the password must be renewed under the clinic\'s renewal interval; null when renewal is off.'),
   "inviteExpiresAt": zod.iso.datetime({}).nullish().describe('When the current invite link expires (7 days after sending); null when none is open.'),
   "lastSignInAt": zod.iso.datetime({}).nullish(),
+  "twoFactorEnabled": zod.boolean().optional().describe('**Addition.** Whether the user has set up two-factor sign-in (an IT admin can reset it).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A staff user of the clinic.')
 })
@@ -211,6 +214,7 @@ export const resendInviteResponse = zod.object({
   "nextPasswordChange": zod.iso.datetime({}).nullish().describe('When the password must be renewed under the clinic\'s renewal interval; null when renewal is off.'),
   "inviteExpiresAt": zod.iso.datetime({}).nullish().describe('When the current invite link expires (7 days after sending); null when none is open.'),
   "lastSignInAt": zod.iso.datetime({}).nullish(),
+  "twoFactorEnabled": zod.boolean().optional().describe('**Addition.** Whether the user has set up two-factor sign-in (an IT admin can reset it).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A staff user of the clinic.')
 })

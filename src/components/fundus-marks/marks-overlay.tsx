@@ -1,16 +1,32 @@
-import { useEffect, useRef, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useRef, type CSSProperties, type PointerEvent as ReactPointerEvent } from 'react';
 import type { Annotation } from '@generated/model/annotation';
 import type { MarkPoint, MarkShape } from '@/domain/annotations/mark-shape';
 import { measureMark } from '@/domain/annotations/measure';
+import { cssColour, PLAN_STYLE } from '@/domain/planning/plan-style';
 import { draftShape, isDrawing, measurableDraft, TOLERANCE_SCREEN_PX, type DrawEvent } from './drawing';
 import { useMarkFigures } from './figures';
 import type { FundusMarks } from './use-fundus-marks';
 import './icons';
 import './fundus-marks.css';
 
-/** Screen pixels of the marks' texts and symbols, whatever the zoom. */
-const FONT_PX = 13;
-const POINT_PX = 6;
+/** Screen pixels of the marks' texts and symbols, whatever the zoom: the plan style's, as in the treatment report. */
+const MARKS = PLAN_STYLE.marks;
+const FONT_PX = PLAN_STYLE.labels.markPx;
+const POINT_PX = MARKS.point.radiusPx;
+
+/** The plan style's mark colours and widths as custom properties, for the stylesheet's states (fundus-marks.css). */
+const MARK_STYLE = {
+  '--mp-mark-stroke': cssColour(MARKS.shape.stroke),
+  '--mp-mark-fill': cssColour(MARKS.shape.fill),
+  '--mp-mark-width': String(MARKS.shape.widthPx),
+  '--mp-mark-draft-fill': cssColour({ ...MARKS.shape.fill, alpha: MARKS.draft.fillAlpha }),
+  '--mp-mark-draft-dash': MARKS.draft.dashPx.join(' '),
+  '--mp-mark-selected-stroke': cssColour(MARKS.selected.stroke),
+  '--mp-mark-selected-fill': cssColour(MARKS.selected.fill),
+  '--mp-mark-selected-width': String(MARKS.selected.widthPx),
+  '--mp-mark-text': cssColour(MARKS.text.paint),
+  '--mp-mark-halo': cssColour(MARKS.text.halo.paint),
+} as CSSProperties;
 
 function ShapeOf({ shape, unit }: { shape: MarkShape; unit: number }) {
   switch (shape.kind) {
@@ -18,7 +34,7 @@ function ShapeOf({ shape, unit }: { shape: MarkShape; unit: number }) {
       return (
         <>
           <circle className="mp-mark-shape" cx={shape.at.x} cy={shape.at.y} r={POINT_PX * unit} />
-          <circle className="mp-mark-dot" cx={shape.at.x} cy={shape.at.y} r={1.5 * unit} />
+          <circle className="mp-mark-dot" cx={shape.at.x} cy={shape.at.y} r={MARKS.point.dotPx * unit} />
         </>
       );
     case 'line':
@@ -50,7 +66,7 @@ function Caption({ at, lines, unit }: { at: MarkPoint; lines: string[]; unit: nu
   const size = FONT_PX * unit;
   // The last line sits at `at`, the ones before it above.
   return (
-    <text className="mp-mark-text" x={at.x} y={at.y - (lines.length - 1) * size * 1.2} fontSize={size} strokeWidth={3 * unit}>
+    <text className="mp-mark-text" x={at.x} y={at.y - (lines.length - 1) * size * 1.2} fontSize={size} strokeWidth={MARKS.text.halo.widthPx * unit}>
       {lines.map((line, index) => (
         <tspan key={index} x={at.x} dy={index === 0 ? 0 : size * 1.2}>
           {line}
@@ -132,7 +148,7 @@ export function MarksOverlay({ marks, screenPxPerImagePx, className, style }: Ov
     <svg
       ref={svgRef}
       className={`mp-marks-overlay${tool ? ' mp-marks-drawing' : ''}${marks.editable ? ' mp-marks-interactive' : ''}${className ? ` ${className}` : ''}`}
-      style={style}
+      style={{ ...MARK_STYLE, ...style }}
       viewBox={`0 0 ${image.width} ${image.height}`}
       aria-hidden="true"
       data-testid="marks-overlay"
@@ -172,7 +188,7 @@ export function MarksOverlay({ marks, screenPxPerImagePx, className, style }: Ov
           <ShapeOf shape={draft} unit={unit} />
           {draw.phase === 'polygon' &&
             draw.points.map((point, index) => (
-              <circle key={index} className={index === 0 ? 'mp-mark-vertex mp-mark-vertex-first' : 'mp-mark-vertex'} cx={point.x} cy={point.y} r={(index === 0 ? 5 : 3) * unit} />
+              <circle key={index} className={index === 0 ? 'mp-mark-vertex mp-mark-vertex-first' : 'mp-mark-vertex'} cx={point.x} cy={point.y} r={(index === 0 ? MARKS.draft.firstVertexPx : MARKS.draft.vertexPx) * unit} />
             ))}
           {draftFigures && <Caption at={captionAt(draft, unit)} lines={[draftFigures.values]} unit={unit} />}
         </g>

@@ -2,6 +2,7 @@ import { Button, Classes } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageMeta } from '@generated/model/pageMeta';
+import { formatNumber } from '@/lib/format';
 import './icons';
 
 /** A search is sent once typing pauses this long. */
@@ -39,7 +40,7 @@ export function SkeletonRows({ columns, rows = 3 }: { columns: number; rows?: nu
 }
 
 /** The catalogues of the lists that page this way; each has range, paging, previous, next and pageOf. */
-type PagedNamespace = 'devices' | 'staff' | 'adminPatients' | 'notifications';
+type PagedNamespace = 'devices' | 'staff' | 'adminPatients' | 'notifications' | 'accessLog';
 
 type RangePagingProps = {
   namespace: PagedNamespace;
@@ -49,14 +50,17 @@ type RangePagingProps = {
   children?: React.ReactNode;
 };
 
-/** "1–20 of 57" and, with more than one page, previous and next around "Page 1 of 3". */
+/** "1–20 of 57" (numbers as the UI language writes them) and, with more than one page, previous and next around "Page 1 of 3". */
 export function RangePaging({ namespace, meta, onPage, children }: RangePagingProps) {
-  const { t } = useTranslation(namespace);
+  const { t, i18n } = useTranslation(namespace);
+  const number = (value: number) => formatNumber(value, i18n.language);
   const first = (meta.page - 1) * meta.perPage + 1;
   const last = Math.min(meta.page * meta.perPage, meta.total);
   return (
     <div className="mp-list-paging">
-      <p className="mp-list-range" aria-live="polite">{t('range', { first, last, total: meta.total })}</p>
+      <p className="mp-list-range" aria-live="polite">
+        {t('range', { first: number(first), last: number(last), total: number(meta.total) })}
+      </p>
       {children}
       {meta.lastPage > 1 && (
         <nav aria-label={t('paging')} className="mp-simple-paging">

@@ -10,9 +10,14 @@ import { useTranslation } from 'react-i18next';
 import { useGetPreviousTreatment } from '@generated/hooks/planning/planning';
 import type { PreviousTreatment } from '@generated/model/previousTreatment';
 import { Select } from '@/components/select';
+import { cssColour, PLAN_STYLE } from '@/domain/planning/plan-style';
 import { formatDate, formatNumber } from '@/lib/format';
 import { useRefetchInterval } from '@/lib/realtime';
 import './previous-treatment.css';
+
+const PREVIOUS = PLAN_STYLE.previous;
+/** The switch's swatch: an earlier spot with its halo, as drawn. */
+const SWATCH: CSSProperties = { borderColor: cssColour(PREVIOUS.stroke), background: cssColour(PREVIOUS.halo) };
 
 /** While the earlier image is being registered (a few seconds), asked again this often without realtime. */
 const PENDING_REFETCH_MS = 2000;
@@ -83,7 +88,7 @@ export function PreviousTreatmentPanel({ state, overSpots }: { state: PreviousTr
             onChange={(event) => setShown(event.currentTarget.checked)}
             labelElement={
               <>
-                <span className="mp-previous-swatch" aria-hidden="true" />
+                <span className="mp-previous-swatch" style={SWATCH} aria-hidden="true" />
                 {t('show', { session: name })}
               </>
             }
@@ -163,17 +168,24 @@ export function PreviousTreatmentSvg({
   const halo = r + registration.uncertaintyUm / umPerPixel;
   return (
     <svg className="mp-previous-svg" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true" style={style}>
-      <g className="mp-previous-halo">
+      {/* Overlapping halos are one area: the group is made translucent as a whole, not circle by circle. */}
+      <g className="mp-previous-halo" fill={PREVIOUS.halo.colour} opacity={PREVIOUS.halo.alpha}>
         {previous.spots.map((spot, index) => (
           <circle key={index} cx={spot.x} cy={spot.y} r={halo} />
         ))}
       </g>
-      <g className="mp-previous-spots" strokeWidth={1.5 * unit}>
+      <g className="mp-previous-spots" fill="none" stroke={cssColour(PREVIOUS.stroke)} strokeWidth={PREVIOUS.widthPx * unit}>
         {previous.spots.map((spot, index) => (
           <circle key={index} cx={spot.x} cy={spot.y} r={r} />
         ))}
       </g>
-      <g className="mp-previous-zones" strokeWidth={1.5 * unit} strokeDasharray={`${5 * unit} ${4 * unit}`}>
+      <g
+        className="mp-previous-zones"
+        fill="none"
+        stroke={cssColour(PREVIOUS.stroke)}
+        strokeWidth={PREVIOUS.widthPx * unit}
+        strokeDasharray={`${PREVIOUS.zoneDashPx[0] * unit} ${PREVIOUS.zoneDashPx[1] * unit}`}
+      >
         {previous.exclusionZones.map((zone) => (
           <ellipse
             key={zone.kind}

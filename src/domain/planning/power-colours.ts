@@ -16,6 +16,11 @@ export function powerColour(factor: number, model: Pick<BrightnessModel, 'minFac
   return Math.min(POWER_COLOURS.length - 1, Math.max(0, Math.floor(t * POWER_COLOURS.length)));
 }
 
+/** A spot's colour class: its factor's, or −1 without a factor or a model (before the brightness step). */
+export function spotColourClass(powerFactor: number | null | undefined, model: Pick<BrightnessModel, 'minFactor' | 'maxFactor'> | null | undefined): number {
+  return model && powerFactor != null ? powerColour(powerFactor, model) : -1;
+}
+
 /** The factor range each colour class stands for, for the legend. */
 export function powerLegend(model: Pick<BrightnessModel, 'minFactor' | 'maxFactor'>): { colour: string; from: number; to: number }[] {
   const step = (model.maxFactor - model.minFactor) / POWER_COLOURS.length;

@@ -2,7 +2,7 @@ import { Button, Callout, Checkbox, DialogBody, DialogFooter, HTMLTable, InputGr
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, useSearchParams } from 'react-router-dom';
+import { Link, NavLink, useSearchParams } from 'react-router-dom';
 import { getListPatientsQueryKey, useBulkUpdatePatients, useDeletePatients, useListPatients } from '@generated/hooks/patients/patients';
 import type { Patient } from '@generated/model/patient';
 import { Dialog } from '@/components/dialog';
@@ -238,7 +238,12 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
                 <td className="mp-check-cell">
                   <Checkbox className="mp-check-cellbox" aria-label={t('selection.one', { name: nameOf(patient) })} checked={chosen.has(patient.id)} onChange={() => toggle(patient)} />
                 </td>
-                <td className="mp-admin-patient-name">{nameOf(patient)}</td>
+                <td className="mp-admin-patient-name">
+                  {nameOf(patient)}
+                  <Link to={paths.admin.accessLog.getHref(patient.id)} className="mp-admin-access-log-link" aria-label={t('accessLogOf', { name: nameOf(patient) })}>
+                    {t('accessLog')}
+                  </Link>
+                </td>
                 <td className="mp-nowrap">{formatCalendarDate(patient.birthday, i18n.language)}</td>
                 {list === 'deleting' ? (
                   <>

@@ -132,7 +132,7 @@ function AcceptForm({ token, invite }: { token: string; invite: Invite }) {
         )}
       >
         <input type="email" name="username" autoComplete="username" value={invite.email} readOnly hidden />
-        <NewPasswordFields form={form} strength={strength} />
+        <NewPasswordFields form={form} strength={strength} owner={invite} />
         <AcceptCheckbox registration={register('acceptEula')} error={validationMessage(errors.acceptEula?.message)}>
           {/* The link sits where each language puts it ("… den <doc>Endbenutzer-Lizenzvertrag</doc>"; not <link>, which is a void HTML element to Trans). */}
           <Trans

@@ -80,7 +80,7 @@ function ResetForm({ token, email, strength }: { token: string; email: string; s
       {failure && <FormAlert>{failure}</FormAlert>}
       <form noValidate onSubmit={handleSubmit((data) => confirm.mutate({ data: { token, ...data } }))}>
         <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-        <NewPasswordFields form={form} strength={strength} />
+        <NewPasswordFields form={form} strength={strength} owner={{ email }} />
         <SubmitButton label={t('newPassword.submit')} pending={confirm.isPending} />
       </form>
       <AuthLink to={paths.auth.signIn.getHref()}>{t('backToSignIn')}</AuthLink>
@@ -140,11 +140,11 @@ function ChangeForm({ profile }: { profile: Profile }) {
         onSubmit={handleSubmit(({ currentPassword, ...data }) => change.mutate({ data: askCurrent ? { currentPassword, ...data } : data }))}
       >
         {askCurrent ? (
-          <ChangePasswordFields form={form} strength={strength} email={profile.email} />
+          <ChangePasswordFields form={form} strength={strength} email={profile.email} owner={profile} />
         ) : (
           <>
             <input type="email" name="username" autoComplete="username" value={profile.email} readOnly hidden />
-            <NewPasswordFields form={form} strength={strength} />
+            <NewPasswordFields form={form} strength={strength} owner={profile} />
           </>
         )}
         <SubmitButton label={t('newPassword.submit')} pending={change.isPending} />

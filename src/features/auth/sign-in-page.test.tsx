@@ -1,6 +1,7 @@
 import { getSignInMockHandler, getSignInResponseMock } from '@generated/hooks/auth/auth.msw';
 import { getGetProfileQueryKey } from '@generated/hooks/profile/profile';
 import { getGetProfileResponseMock } from '@generated/hooks/profile/profile.msw';
+import type { SignedInResponse } from '@generated/model/signedInResponse';
 import type { SignInRequest } from '@generated/model/signInRequest';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -33,6 +34,9 @@ afterEach(() => {
 afterAll(() => server.close());
 
 /** The generated handler, recording the bodies it receives; `respond` overrides the answer. */
+/** The contract's first example: a session (not a second-factor challenge). */
+const signedInAnswer = () => getSignInResponseMock() as SignedInResponse;
+
 function signInAnswers(respond?: () => Response) {
   server.use(
     respond
@@ -42,7 +46,7 @@ function signInAnswers(respond?: () => Response) {
         })
       : getSignInMockHandler(async ({ request }) => {
           requests.push((await request.json()) as SignInRequest);
-          return getSignInResponseMock();
+          return signedInAnswer();
         }),
   );
 }
@@ -159,7 +163,7 @@ describe('SignInPage', () => {
   });
 
   it('with remember me: keeps the token in localStorage, caches the profile, switches language, goes to /', async () => {
-    const answer = getSignInResponseMock();
+    const answer = signedInAnswer();
     answer.data.profile.lang = 'de';
     signInAnswers(() => HttpResponse.json(answer));
     const { container, router, queryClient, i18n, email, password, submit } = await renderSignIn();
@@ -188,7 +192,7 @@ describe('SignInPage', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(requests[0]).toMatchObject({ remember: false });
-    expect(sessionStorage.getItem('token')).toBe(getSignInResponseMock().data.token);
+    expect(sessionStorage.getItem('token')).toBe(signedInAnswer().data.token);
     expect(localStorage.getItem('token')).toBeNull();
   });
 
@@ -225,7 +229,7 @@ describe('SignInPage', () => {
   });
 
   it('keeps a language chosen on the page over the profile\'s, and saves it to the profile', async () => {
-    const answer = getSignInResponseMock();
+    const answer = signedInAnswer();
     answer.data.profile.lang = 'en';
     signInAnswers(() => HttpResponse.json(answer));
     const saved: (string | null)[] = [];
@@ -255,7 +259,7 @@ describe('SignInPage', () => {
   });
 
   it('keeps a language chosen on the page over a reload of the page', async () => {
-    const answer = getSignInResponseMock();
+    const answer = signedInAnswer();
     answer.data.profile.lang = 'en';
     signInAnswers(() => HttpResponse.json(answer));
     server.use(http.post('*/user/profile', () => HttpResponse.json({ status: 'Success', data: { ...answer.data.profile, lang: 'de' } })));

@@ -1,12 +1,14 @@
 import { Button, Callout, Card, Checkbox, FormGroup, InputGroup, Spinner } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useForm, type UseFormSetError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { useSignIn } from '@generated/hooks/auth/auth';
 import { getGetProfileQueryOptions, useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
+import type { SecondFactorChallengeSecondFactor } from '@generated/model/secondFactorChallengeSecondFactor';
+import type { SignedIn } from '@generated/model/signedIn';
 import { paths } from '@/config/paths';
 import { LanguageSwitch } from '@/components/language-switch';
 import { LegalLinks } from '@/components/legal-links';
@@ -20,6 +22,20 @@ import { toUiLanguage, type UiLanguage } from '@/lib/i18n';
 import { deferredResolver, useResolverPreload } from '@/components/deferred-resolver';
 import type { SignInFormInput, SignInFormValues } from './sign-in-schema';
 import { MAIN_ID } from '@/components/skip-link';
+
+// The second step loads only for accounts that have one: the sign-in page of everyone else stays as light.
+const SecondFactorStep = lazy(() => import('./second-factor-step').then((module) => ({ default: module.SecondFactorStep })));
+
+/**
+ * A browser the user let skip the second step (where the clinic allows it) keeps its token per account: the
+ * server decides whether it still counts.
+ */
+const rememberedDeviceKey = (email: string) => `rememberedDevice:${email.trim().toLowerCase()}`;
+const rememberDevice = (email: string, token: string) => writeStorage('localStorage', rememberedDeviceKey(email), token);
+function rememberedDeviceOf(email: string): { rememberedDevice?: string } {
+  const token = readStorage('localStorage', rememberedDeviceKey(email));
+  return token ? { rememberedDevice: token } : {};
+}
 
 const resolver = deferredResolver<SignInFormInput, SignInFormValues>(async () => {
   const [{ zodResolver }, { signInFormSchema, signInErrorMap }] = await Promise.all([
@@ -111,17 +127,25 @@ export function SignInPage() {
   });
   useResolverPreload(resolver);
 
+  const [secondFactor, setSecondFactor] = useState<{ challenge: SecondFactorChallengeSecondFactor; email: string; remember: boolean } | null>(null);
+
+  const finishSignIn = ({ token, profile, rememberedDevice }: SignedIn, email: string, remember: boolean) => {
+    // Nothing cached for a previous user may leak into this session.
+    startSession(queryClient, token, remember);
+    if (rememberedDevice) rememberDevice(email, rememberedDevice.token);
+    const signedIn = profileLanguage(profile, chosenLanguage);
+    forgetChosenLanguage();
+    queryClient.setQueryData(getGetProfileQueryOptions().queryKey, { status: 'Success', data: signedIn });
+    const language = toUiLanguage(signedIn.lang);
+    if (language) void i18n.changeLanguage(language);
+    void navigate(paths.home.getHref(), { replace: true });
+  };
+
   const signIn = useSignIn({
     mutation: {
-      onSuccess: ({ data: { token, profile } }, { data: { remember } }) => {
-        // Nothing cached for a previous user may leak into this session.
-        startSession(queryClient, token, remember ?? true);
-        const signedIn = profileLanguage(profile, chosenLanguage);
-        forgetChosenLanguage();
-        queryClient.setQueryData(getGetProfileQueryOptions().queryKey, { status: 'Success', data: signedIn });
-        const language = toUiLanguage(signedIn.lang);
-        if (language) void i18n.changeLanguage(language);
-        void navigate(paths.home.getHref(), { replace: true });
+      onSuccess: ({ data }, { data: { email, remember } }) => {
+        if ('secondFactor' in data) setSecondFactor({ challenge: data.secondFactor, email, remember: remember ?? true });
+        else finishSignIn(data, email, remember ?? true);
       },
       onError: (error) => {
         if (error instanceof ApiError) showFieldErrors(error, setError);
@@ -130,7 +154,7 @@ export function SignInPage() {
   });
 
   // The form is what this page is for: its first field takes the focus (also after a route change).
-  const showsForm = alreadySignedIn === 'no';
+  const showsForm = alreadySignedIn === 'no' && secondFactor === null;
   useEffect(() => {
     if (showsForm) setFocus('email');
   }, [showsForm, setFocus]);
@@ -156,6 +180,19 @@ export function SignInPage() {
     <main className="mp-page-center mp-auth-page" id={MAIN_ID} tabIndex={-1}>
       <Card className="mp-auth-card" elevation={2}>
         <p className="mp-brand">{t('common:appName')}</p>
+        {secondFactor ? (
+          <Suspense fallback={<Spinner aria-label={t('common:loading')} />}>
+            <SecondFactorStep
+              challenge={secondFactor.challenge}
+              onSignedIn={(signedIn) => finishSignIn(signedIn, secondFactor.email, secondFactor.remember)}
+              onRestart={() => {
+                setSecondFactor(null);
+                signIn.reset();
+              }}
+            />
+          </Suspense>
+        ) : (
+          <>
         <h1 className="mp-page-title">{t('signIn.title')}</h1>
         <p className="mp-muted">{t('signIn.intro')}</p>
 
@@ -165,7 +202,7 @@ export function SignInPage() {
           </Callout>
         )}
 
-        <form noValidate onSubmit={handleSubmit((data) => signIn.mutate({ data }))}>
+        <form noValidate onSubmit={handleSubmit((data) => signIn.mutate({ data: { ...data, ...rememberedDeviceOf(data.email) } }))}>
           <FormGroup
             label={t('signIn.email')}
             labelFor={ids.email}
@@ -222,6 +259,8 @@ export function SignInPage() {
             {t('signIn.submit')}
           </Button>
         </form>
+          </>
+        )}
 
         <div className="mp-auth-footer">
           <LanguageSwitch onChoose={setChosenLanguage} />

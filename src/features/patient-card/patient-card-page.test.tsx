@@ -14,6 +14,7 @@ import { setupServer } from 'msw/node';
 import { act } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '@/app/router';
+import { cssColour, PLAN_STYLE } from '@/domain/planning/plan-style';
 import { navigation } from '@/lib/api-client';
 import type { UiLanguage } from '@/lib/i18n';
 import { recentPatients } from '@/lib/recent-patients';
@@ -475,7 +476,9 @@ describe('session comparison', () => {
     const overlays = [...region.querySelectorAll('.mp-compare-layer svg:not(.mp-marks-overlay)')];
     expect(overlays.map((svg) => svg.getAttribute('viewBox'))).toEqual(['0 0 1600 1200', '0 0 1600 1200']);
     expect(overlays[0].querySelectorAll('ellipse')).toHaveLength(2);
-    expect(overlays[0].querySelectorAll('circle.mp-spot').length).toBeGreaterThan(0);
+    expect(overlays[0].querySelectorAll('path[data-spots]').length).toBeGreaterThan(0);
+    // In the plan style's colours, as the planner and the report draw them.
+    expect(overlays[0].querySelector('ellipse[data-zone="FAZ"]')!.getAttribute('stroke')).toBe(cssColour(PLAN_STYLE.zones.FAZ.stroke));
     const table = region.querySelector('table')!;
     expect([...table.querySelectorAll('thead th')].map(text)).toEqual(['Parameter', 'Session 1', 'Session 2', 'Difference']);
     const cells = (name: string) => [...getByText(table, 'th', name).closest('tr')!.children].map(text);

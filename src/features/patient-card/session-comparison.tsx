@@ -5,44 +5,14 @@ import { useComparePatientTreatments } from '@generated/hooks/patients/patients'
 import { useGetTreatment, useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
 import type { ComparisonSide } from '@generated/model/comparisonSide';
 import type { LaserSettings } from '@generated/model/laserSettings';
-import type { Plan } from '@generated/model/plan';
 import { useFailureMessage } from '@/components/form-fields';
 import { formatDate } from '@/lib/format';
 import { useObjectUrl } from '@/lib/use-object-url';
 import { bounded, cssTransform, IDENTITY, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib/view-transform';
+import { PlanOverlay } from './plan-overlay';
 import { useViewportGestures, useWidth } from './viewport-gestures';
 
 const ComparisonMarks = lazy(async () => ({ default: (await import('./comparison-marks')).ComparisonMarks }));
-
-/** A spot's radius when the plan has no scale to turn its size into pixels. */
-const FALLBACK_SPOT_RADIUS_PX = 3;
-
-/** Exclusion zones and spots of a plan, in the image's pixels (the contract's PixelPoint frame). */
-function PlanOverlay({ plan, spotSizeUm }: { plan: Plan; spotSizeUm: number | null | undefined }) {
-  const zones = plan.exclusionZones ? [plan.exclusionZones.faz, plan.exclusionZones.onh] : [];
-  const spotRadius =
-    plan.scale && spotSizeUm ? spotSizeUm / 2 / plan.scale.umPerPixel : FALLBACK_SPOT_RADIUS_PX;
-  return (
-    <>
-      {zones.map((zone) => (
-        <ellipse
-          key={zone.kind}
-          className={`mp-zone mp-zone-${zone.kind.toLowerCase()}`}
-          cx={zone.center.x}
-          cy={zone.center.y}
-          rx={zone.radiusXPx}
-          ry={zone.radiusYPx}
-          transform={`rotate(${zone.rotationDeg} ${zone.center.x} ${zone.center.y})`}
-        />
-      ))}
-      {plan.spots
-        .filter((spot) => spot.enabled)
-        .map((spot) => (
-          <circle key={spot.id} className="mp-spot" cx={spot.x} cy={spot.y} r={spotRadius} />
-        ))}
-    </>
-  );
-}
 
 type PaneProps = {
   side: ComparisonSide;
@@ -89,7 +59,7 @@ function ComparisonPane({ side, view, onView, showMarks }: PaneProps) {
             <>
               <img src={url} alt={label} draggable={false} />
               <svg viewBox={`0 0 ${image.width} ${image.height}`} aria-hidden="true">
-                <PlanOverlay plan={side.plan} spotSizeUm={side.laserSettings?.spotSizeUm} />
+                <PlanOverlay plan={side.plan} spotSizeUm={side.laserSettings?.spotSizeUm} screenPxPerImagePx={(width * shown.scale) / image.width} />
               </svg>
               {showMarks && (
                 <Suspense fallback={null}>

@@ -1,14 +1,32 @@
 import { Button, ButtonGroup, Classes, Slider, Switch } from '@blueprintjs/core';
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetTreatmentImage } from '@generated/hooks/treatments/treatments';
 import type { FundusImage } from '@generated/model/fundusImage';
 import { IDENTITY, panBy, zoomAbout, ZOOM_STEP, type ViewTransform } from '@/lib/view-transform';
 import { ESTIMATED_SCALE_UNCERTAINTY } from '@/domain/planning/clinical-limits';
+import { cssColour, PLAN_STYLE, scaleBarLength } from '@/domain/planning/plan-style';
 import { formatNumber } from '@/lib/format';
 import { PlanCanvas, PROFILE, type CanvasCallbacks, type CanvasScene } from './plan-canvas';
-import { scaleBar } from './plan-scene';
 import { usePreviousTreatment } from './previous-treatment';
+
+const SCALE_BAR = PLAN_STYLE.scaleBar;
+/** The scale bar's box and bracket as the plan style draws them (the report draws the same on paper). */
+const SCALE_BAR_BOX: CSSProperties = {
+  left: SCALE_BAR.offsetPx.x,
+  bottom: SCALE_BAR.offsetPx.y,
+  gap: SCALE_BAR.gapPx,
+  padding: `${SCALE_BAR.paddingPx.y}px ${SCALE_BAR.paddingPx.x}px`,
+  borderRadius: SCALE_BAR.radiusPx,
+  background: cssColour(SCALE_BAR.background),
+  color: cssColour(SCALE_BAR.paint),
+  fontSize: PLAN_STYLE.labels.scaleBarPx,
+};
+const SCALE_BAR_BRACKET: CSSProperties = {
+  height: SCALE_BAR.barHeightPx,
+  border: `${SCALE_BAR.lineWidthPx}px solid ${cssColour(SCALE_BAR.paint)}`,
+  borderTop: 0,
+};
 
 /** A keyboard stand-in for something drawn on the canvas (a zone, a marker, the spot cursor). */
 export interface CanvasHandle {
@@ -144,7 +162,7 @@ export function FundusViewer(props: FundusViewerProps) {
 
   const zoom = (factor: number) => setView((before) => zoomAbout(before, factor, size.width / 2, size.height / 2, size.width, size.height));
   const screenScale = size.width ? (size.width / image.width) * view.scale : 0;
-  const bar = screenScale ? scaleBar(screenScale / umPerPixel) : null;
+  const bar = screenScale ? scaleBarLength(screenScale / umPerPixel, size.width) : null;
 
   // Arrows pan when the image itself has the focus (on a handle they move what it stands for).
   const onViewerKey = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -234,8 +252,8 @@ export function FundusViewer(props: FundusViewerProps) {
           />
         ))}
         {bar && (
-          <div className="mp-scale-bar" aria-hidden="true">
-            <span style={{ width: bar.px }} />
+          <div className="mp-scale-bar" style={SCALE_BAR_BOX} aria-hidden="true">
+            <span style={{ ...SCALE_BAR_BRACKET, width: bar.px }} />
             {t(scaleEstimated ? 'viewer.scaleBarEstimated' : 'viewer.scaleBar', { value: formatNumber(bar.um, i18n.language, 0) })}
           </div>
         )}

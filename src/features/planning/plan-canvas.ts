@@ -16,6 +16,7 @@ import type { KonvaEventObject } from 'konva/lib/Node';
 import { panBy, pinch, wheelZoomFactor, zoomAbout, type ViewTransform, type ViewportPoint } from '@/lib/view-transform';
 import type { ZoneShape } from '@/domain/planning/exclusion-zones';
 import { POWER_COLOURS } from '@/domain/planning/power-colours';
+import { cssColour, PLAN_STYLE, spotFill, zoneLook, type ZoneState } from '@/domain/planning/plan-style';
 import { spotAt, type DrawnSpot, type Zones } from './plan-scene';
 
 export type ZoneKind = keyof Zones;
@@ -89,20 +90,29 @@ export const EMPTY_SCENE: CanvasScene = {
 /** A scene with only what a step shows; the rest as in EMPTY_SCENE. */
 export const sceneOf = (parts: Partial<CanvasScene>): CanvasScene => ({ ...EMPTY_SCENE, ...parts });
 
-const ZONE_STYLE: Record<ZoneKind, { stroke: string; fill: string }> = {
-  faz: { stroke: '#ff5c5c', fill: 'rgba(255, 92, 92, 0.18)' },
-  onh: { stroke: '#ffb020', fill: 'rgba(255, 176, 32, 0.18)' },
-};
-/** Spots before the brightness step, and the outline of every spot. */
-const SPOT_FILL = 'rgba(64, 224, 255, 0.55)';
-const SPOT_OUTLINE = 'rgba(0, 0, 0, 0.6)';
-const DISABLED_SPOT = 'rgba(255, 255, 255, 0.75)';
-const FOCUS = '#ffffff';
-/** Marks around spots (SpotMarks), in colours no power class, zone or earlier treatment uses; the CSS legend matches. */
-export const MARK_COLOURS = { nearFovea: '#ff2d2d', dark: '#00e5ff', bright: '#101820' } as const;
-/** The previous treatment: a colour no power class and no zone uses, outlines only. */
-const PREVIOUS = '#ff4fd8';
-const PREVIOUS_HALO = 'rgba(255, 79, 216, 0.16)';
+/**
+ * A zone node's look in a state of editing, as Konva takes it: the plan style's (plan-style.ts), its line in
+ * screen pixels at any zoom (the node does not scale its stroke).
+ */
+export function zoneAttrs(kind: ZoneKind, state: ZoneState = 'idle'): { stroke: string; fill: string; strokeWidth: number } {
+  const look = zoneLook(kind === 'faz' ? 'FAZ' : 'ONH', state);
+  return { stroke: cssColour(look.stroke), fill: cssColour(look.fill), strokeWidth: look.widthPx };
+}
+
+// The plan style's colours as the 2D context takes them, once: the spots are drawn in every frame of a drag.
+const SPOT_FILLS = [-1, ...POWER_COLOURS.keys()].map((colour) => cssColour(spotFill(colour)));
+const { ring: RING, fovea: FOVEA, disc: DISC, spots: SPOTS, spotMarks: SPOT_MARKS, previous: PREVIOUS, handles: HANDLES } = PLAN_STYLE;
+const SPOT_OUTLINE = cssColour(SPOTS.outline.paint);
+const REMOVED_SPOT = cssColour(SPOTS.removed.paint);
+const FOCUS = cssColour(SPOTS.focus.paint);
+const PREVIOUS_STROKE = cssColour(PREVIOUS.stroke);
+const PREVIOUS_HALO = cssColour(PREVIOUS.halo);
+/** Marks around spots (SpotMarks), in the plan style's colours; the steps' legends show them. */
+export const MARK_COLOURS = {
+  nearFovea: cssColour(SPOT_MARKS.nearFovea.fill),
+  dark: cssColour(SPOT_MARKS.dark.paint),
+  bright: cssColour(SPOT_MARKS.bright.paint),
+} as const;
 /** A pointer that moved less than this (screen px) between down and up clicked. */
 const CLICK_SLOP_PX = 4;
 /** Extra reach of a click around a small spot, screen px. */
@@ -127,6 +137,8 @@ export class PlanCanvas {
   private width = 1;
   private height = 1;
   private pan: { last: ViewportPoint; start: ViewportPoint; moved: boolean } | null = null;
+  /** The editable zone under the pointer, drawn in its hover state. */
+  private hovered: ZoneKind | null = null;
   private touches: [ViewportPoint, ViewportPoint] | null = null;
 
   constructor(container: HTMLDivElement, private readonly callbacks: CanvasCallbacks) {
@@ -139,12 +151,12 @@ export class PlanCanvas {
     this.transformer = new Transformer({
       ignoreStroke: true,
       flipEnabled: false,
-      anchorSize: 12,
-      anchorStroke: '#ffffff',
-      anchorFill: '#215db0',
-      borderStroke: '#ffffff',
-      borderDash: [4, 4],
-      rotateAnchorOffset: 28,
+      anchorSize: HANDLES.sizePx,
+      anchorStroke: cssColour(HANDLES.stroke),
+      anchorFill: cssColour(HANDLES.fill),
+      borderStroke: cssColour(HANDLES.stroke),
+      borderDash: [...HANDLES.borderDashPx],
+      rotateAnchorOffset: HANDLES.rotateOffsetPx,
       boundBoxFunc: (before, after) => (Math.abs(after.width) < MIN_ZONE_PX || Math.abs(after.height) < MIN_ZONE_PX ? before : after),
     });
     this.zoneLayer.add(this.zoneNodes.onh, this.zoneNodes.faz, this.markers, this.transformer);
@@ -208,6 +220,7 @@ export class PlanCanvas {
     const selected = scene.zonesEditable && scene.selectedZone && scene.zones ? this.zoneNodes[scene.selectedZone] : null;
     // Re-attaching the transformer would cut short a resize in progress: only a change of selection does it.
     if (selected !== (this.transformer.nodes()[0] ?? null)) this.select(selected);
+    this.restyleZones();
     this.stage.container().style.cursor = scene.spotsClickable ? 'crosshair' : 'grab';
     this.stage.batchDraw();
   }
@@ -224,6 +237,16 @@ export class PlanCanvas {
       });
     }
     this.transformer.nodes(selected ? [selected] : []);
+  }
+
+  /** Each zone in its state: selected (the transformer is on it), under the pointer while editable, or idle. */
+  private restyleZones() {
+    const selected = this.transformer.nodes()[0] ?? null;
+    for (const kind of ['faz', 'onh'] as const) {
+      const node = this.zoneNodes[kind];
+      const state: ZoneState = node === selected ? 'selected' : this.scene.zonesEditable && this.hovered === kind ? 'hover' : 'idle';
+      node.setAttrs(zoneAttrs(kind, state));
+    }
   }
 
   /** Screen pixels per image pixel at the current zoom. */
@@ -246,9 +269,7 @@ export class PlanCanvas {
     const node = new Ellipse({
       radiusX: 1,
       radiusY: 1,
-      stroke: ZONE_STYLE[kind].stroke,
-      fill: ZONE_STYLE[kind].fill,
-      strokeWidth: 2,
+      ...zoneAttrs(kind),
       strokeScaleEnabled: false,
       visible: false,
       name: kind,
@@ -262,10 +283,15 @@ export class PlanCanvas {
       if (this.scene.zonesEditable) this.callbacks.onSelectZone(kind);
     });
     node.on('mouseenter', () => {
-      if (this.scene.zonesEditable) this.stage.container().style.cursor = 'move';
+      this.hovered = kind;
+      if (!this.scene.zonesEditable) return;
+      this.stage.container().style.cursor = 'move';
+      this.restyleZones();
     });
     node.on('mouseleave', () => {
+      this.hovered = null;
       this.stage.container().style.cursor = this.scene.spotsClickable ? 'crosshair' : 'grab';
+      this.restyleZones();
     });
     return node;
   }
@@ -352,9 +378,9 @@ export class PlanCanvas {
     const pixel = 1 / this.screenScale;
     if (ring && fovea) {
       ctx.save();
-      ctx.setLineDash([6 * pixel, 4 * pixel]);
-      ctx.lineWidth = 1.5 * pixel;
-      ctx.strokeStyle = 'rgba(255, 255, 255, 0.7)';
+      ctx.setLineDash([RING.dashPx[0] * pixel, RING.dashPx[1] * pixel]);
+      ctx.lineWidth = RING.widthPx * pixel;
+      ctx.strokeStyle = cssColour(RING.paint);
       for (const radius of [ring.innerPx, ring.outerPx]) {
         if (radius <= 0) continue;
         ctx.beginPath();
@@ -376,9 +402,9 @@ export class PlanCanvas {
         any = true;
       }
       if (!any) continue;
-      ctx.fillStyle = colour < 0 ? SPOT_FILL : POWER_COLOURS[colour];
+      ctx.fillStyle = SPOT_FILLS[colour + 1];
       ctx.fill();
-      ctx.lineWidth = pixel;
+      ctx.lineWidth = SPOTS.outline.widthPx * pixel;
       ctx.strokeStyle = SPOT_OUTLINE;
       ctx.stroke();
     }
@@ -388,35 +414,36 @@ export class PlanCanvas {
       if (spot.enabled) continue;
       ctx.moveTo(spot.x + r, spot.y);
       ctx.arc(spot.x, spot.y, r, 0, Math.PI * 2);
-      const d = r * 0.6;
+      const d = r * SPOTS.removed.crossFraction;
       ctx.moveTo(spot.x - d, spot.y - d);
       ctx.lineTo(spot.x + d, spot.y + d);
       ctx.moveTo(spot.x + d, spot.y - d);
       ctx.lineTo(spot.x - d, spot.y + d);
     }
-    ctx.lineWidth = 1.5 * pixel;
-    ctx.strokeStyle = DISABLED_SPOT;
+    ctx.lineWidth = SPOTS.removed.widthPx * pixel;
+    ctx.strokeStyle = REMOVED_SPOT;
     ctx.stroke();
     this.drawMarks(ctx, pixel);
     const over = this.scene.previous?.over;
     if (over?.size) {
       // Today's spots on earlier ones: a ring in the previous treatment's colour around each.
+      const ringR = r + PREVIOUS.over.gapPx * pixel;
       ctx.beginPath();
       for (const spot of spots) {
         if (!spot.enabled || !over.has(spot.id)) continue;
-        ctx.moveTo(spot.x + r + 2 * pixel, spot.y);
-        ctx.arc(spot.x, spot.y, r + 2 * pixel, 0, Math.PI * 2);
+        ctx.moveTo(spot.x + ringR, spot.y);
+        ctx.arc(spot.x, spot.y, ringR, 0, Math.PI * 2);
       }
-      ctx.lineWidth = 2 * pixel;
-      ctx.strokeStyle = PREVIOUS;
+      ctx.lineWidth = PREVIOUS.over.widthPx * pixel;
+      ctx.strokeStyle = PREVIOUS_STROKE;
       ctx.stroke();
     }
     if (focusedSpot !== null) {
       const spot = spots.find((candidate) => candidate.id === focusedSpot);
       if (spot) {
         ctx.beginPath();
-        ctx.arc(spot.x, spot.y, r + 3 * pixel, 0, Math.PI * 2);
-        ctx.lineWidth = 2.5 * pixel;
+        ctx.arc(spot.x, spot.y, r + SPOTS.focus.gapPx * pixel, 0, Math.PI * 2);
+        ctx.lineWidth = SPOTS.focus.widthPx * pixel;
         ctx.strokeStyle = FOCUS;
         ctx.stroke();
       }
@@ -424,16 +451,16 @@ export class PlanCanvas {
   }
 
   /**
-   * The marked spots (SpotMarks): too close to the fovea, a red fill with a white ring (the spot is not to be
-   * lasered as planned); darker than ordinary fundus, a cyan ring; brighter, a dark square, which stands out on
-   * the bright fundus such spots lie on. A few pixels out from the spot, so its power colour stays visible.
+   * The marked spots (SpotMarks), as the plan style draws them: too close to the fovea, a filled spot with a ring
+   * (the spot is not to be lasered as planned); darker than ordinary fundus, a ring; brighter, a square, which
+   * stands out on the bright fundus such spots lie on. A few pixels out from the spot, so its power colour stays visible.
    */
   private drawMarks(ctx: CanvasRenderingContext2D, pixel: number) {
     const marks = this.scene.spotMarks;
     if (!marks) return;
     const { spots, spotRadiusPx: r } = this.scene;
     const { nearFovea, dark, bright } = marks;
-    const gap = r + 2.5 * pixel;
+    const gap = r + SPOT_MARKS.gapPx * pixel;
     if (nearFovea?.size) {
       ctx.beginPath();
       for (const spot of spots) {
@@ -449,8 +476,8 @@ export class PlanCanvas {
         ctx.moveTo(spot.x + gap, spot.y);
         ctx.arc(spot.x, spot.y, gap, 0, Math.PI * 2);
       }
-      ctx.lineWidth = 1.5 * pixel;
-      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = SPOT_MARKS.nearFovea.ring.widthPx * pixel;
+      ctx.strokeStyle = cssColour(SPOT_MARKS.nearFovea.ring.paint);
       ctx.stroke();
     }
     if (dark?.size) {
@@ -460,7 +487,7 @@ export class PlanCanvas {
         ctx.moveTo(spot.x + gap, spot.y);
         ctx.arc(spot.x, spot.y, gap, 0, Math.PI * 2);
       }
-      ctx.lineWidth = 2 * pixel;
+      ctx.lineWidth = SPOT_MARKS.dark.widthPx * pixel;
       ctx.strokeStyle = MARK_COLOURS.dark;
       ctx.stroke();
     }
@@ -470,7 +497,7 @@ export class PlanCanvas {
         if (!spot.enabled || !bright.has(spot.id)) continue;
         ctx.rect(spot.x - gap, spot.y - gap, 2 * gap, 2 * gap);
       }
-      ctx.lineWidth = 2 * pixel;
+      ctx.lineWidth = SPOT_MARKS.bright.widthPx * pixel;
       ctx.strokeStyle = MARK_COLOURS.bright;
       ctx.stroke();
     }
@@ -497,10 +524,10 @@ export class PlanCanvas {
       ctx.moveTo(spot.x + r, spot.y);
       ctx.arc(spot.x, spot.y, r, 0, Math.PI * 2);
     }
-    ctx.lineWidth = 1.5 * pixel;
-    ctx.strokeStyle = PREVIOUS;
+    ctx.lineWidth = PREVIOUS.widthPx * pixel;
+    ctx.strokeStyle = PREVIOUS_STROKE;
     ctx.stroke();
-    ctx.setLineDash([5 * pixel, 4 * pixel]);
+    ctx.setLineDash([PREVIOUS.zoneDashPx[0] * pixel, PREVIOUS.zoneDashPx[1] * pixel]);
     for (const zone of previous.zones) {
       ctx.beginPath();
       ctx.ellipse(zone.center.x, zone.center.y, zone.radiusXPx, zone.radiusYPx, ((zone.rotationDeg ?? 0) * Math.PI) / 180, 0, Math.PI * 2);
@@ -513,23 +540,24 @@ export class PlanCanvas {
   private drawMarkers(ctx: CanvasRenderingContext2D) {
     const pixel = 1 / this.screenScale;
     const fovea = this.scene.zones?.faz.center ?? this.scene.fovea;
-    ctx.lineWidth = 2 * pixel;
     if (fovea) {
-      const arm = 9 * pixel;
+      const arm = FOVEA.armPx * pixel;
       ctx.beginPath();
       ctx.moveTo(fovea.x - arm, fovea.y);
       ctx.lineTo(fovea.x + arm, fovea.y);
       ctx.moveTo(fovea.x, fovea.y - arm);
       ctx.lineTo(fovea.x, fovea.y + arm);
-      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = FOVEA.widthPx * pixel;
+      ctx.strokeStyle = cssColour(FOVEA.paint);
       ctx.stroke();
     }
     const disc = this.scene.disc;
     if (disc) {
       ctx.beginPath();
-      ctx.setLineDash([3 * pixel, 3 * pixel]);
+      ctx.setLineDash([DISC.dashPx[0] * pixel, DISC.dashPx[1] * pixel]);
       ctx.arc(disc.center.x, disc.center.y, disc.radiusPx, 0, Math.PI * 2);
-      ctx.strokeStyle = 'rgba(255, 255, 255, 0.8)';
+      ctx.lineWidth = DISC.widthPx * pixel;
+      ctx.strokeStyle = cssColour(DISC.paint);
       ctx.stroke();
       ctx.setLineDash([]);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { factorHistogram, poweredSpots, scaleBar, spotAt, spotTowards, totalEnergyMj } from './plan-scene';
+import { factorHistogram, poweredSpots, spotAt, spotTowards, totalEnergyMj } from './plan-scene';
 
 const model = { medianBrightness: 0.4, minFactor: 0.8, maxFactor: 1.2, gamma: 0.5 };
 const spot = (id: number, x: number, y: number, brightness = 0.4) => ({ id, x, y, xUm: x * 10, yUm: -y * 10, enabled: true, brightness });
@@ -32,11 +32,5 @@ describe('plan scene', () => {
     expect(spotTowards(spots, 1, -1, 0)).toBe(4);
     expect(spotTowards(spots, 1, 0, 1)).toBe(3);
     expect(spotTowards(spots, 1, 0, -1)).toBeNull();
-  });
-
-  it('picks a round scale bar length that fits', () => {
-    expect(scaleBar(0.1)).toEqual({ um: 1000, px: 100 });
-    expect(scaleBar(1).um).toBe(100);
-    expect(scaleBar(0.01).um).toBe(5000);
   });
 });

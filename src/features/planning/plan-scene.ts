@@ -6,7 +6,7 @@ import { powerFactor, spotPowerMw, type BrightnessModel } from '@/domain/plannin
 import { gridSurroundings, layOutGrid, TooManySpotsError, type GridSettings, type GridSpot, type ImagedField } from '@/domain/planning/macula-grid';
 import { zoneOf, type ExclusionZone, type ZoneShape } from '@/domain/planning/exclusion-zones';
 import type { RetinaFrame } from '@/domain/planning/frames';
-import { POWER_COLOURS, powerColour } from '@/domain/planning/power-colours';
+import { POWER_COLOURS, spotColourClass } from '@/domain/planning/power-colours';
 
 /** A spot as drawn: the grid's spot, and the colour class of its power factor (or -1 for no colour). */
 export interface DrawnSpot extends GridSpot {
@@ -70,7 +70,7 @@ export function poweredSpots(spots: readonly BrightnessSpot[], model: Brightness
       xUm: spot.xUm,
       yUm: spot.yUm,
       enabled: disabled ? !disabled.has(spot.id) : spot.enabled,
-      colour: factor === null || !model ? -1 : powerColour(factor, model),
+      colour: spotColourClass(factor, model),
       powerFactor: factor,
       powerMw: factor === null || laserDose === null ? null : spotPowerMw(laserDose, factor),
     };
@@ -154,13 +154,4 @@ export function centralSpot(spots: readonly DrawnSpot[]): number | null {
     }
   }
   return best;
-}
-
-const NICE_LENGTHS_UM = [50, 100, 200, 250, 500, 1000, 2000, 2500, 5000];
-
-/** The scale bar: the longest round length in µm that is at most `maxPx` screen pixels long. */
-export function scaleBar(screenPxPerUm: number, maxPx = 140): { um: number; px: number } {
-  let chosen = NICE_LENGTHS_UM[0];
-  for (const length of NICE_LENGTHS_UM) if (length * screenPxPerUm <= maxPx) chosen = length;
-  return { um: chosen, px: chosen * screenPxPerUm };
 }

@@ -32,7 +32,7 @@ export function PasswordSection({ profile }: { profile: Profile }) {
     <>
       <p className="mp-muted">{t('password.intro')}</p>
       <form noValidate onSubmit={handleSubmit((data) => change.mutate({ data }))}>
-        <ChangePasswordFields form={form} strength={profile.passwordStrength} email={profile.email} />
+        <ChangePasswordFields form={form} strength={profile.passwordStrength} email={profile.email} owner={profile} />
         <SubmitButton label={t('password.submit')} pending={change.isPending} />
       </form>
     </>

@@ -193,6 +193,7 @@ describe('ProfileSettingsPage: general information', () => {
       'General information',
       'Profile picture',
       'Change password',
+      'Two-factor sign-in',
     ]);
     expect(getByLabel(container, 'First name').value).toBe('Anna');
     expect(getByLabel(container, 'Last name').value).toBe('Keller');

@@ -4,6 +4,7 @@ import { AvatarSection } from './avatar-section';
 import { GeneralInfoSection } from './general-info-section';
 import { PasswordSection } from './password-section';
 import { SettingsSection } from './settings-section';
+import { TwoFactorSection } from './two-factor-section';
 import './profile-settings.css';
 
 /**
@@ -27,6 +28,9 @@ export function ProfileSettingsPage() {
           </SettingsSection>
           <SettingsSection title={t('password.title')}>
             <PasswordSection profile={profile} />
+          </SettingsSection>
+          <SettingsSection title={t('twoFactor.title')}>
+            <TwoFactorSection profile={profile} />
           </SettingsSection>
         </div>
       </div>

@@ -1,4 +1,4 @@
-import { Alert, Button, Callout, Card, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, Spinner, Switch } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, Spinner, Switch } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -18,6 +18,7 @@ import { IDLE_LOGOUT_BOUNDS, RENEWAL_BOUNDS } from '@/domain/security/setting-bo
 import type { SecuritySettings } from '@generated/model/securitySettings';
 import type { SecuritySettingsPreviewResponseData } from '@generated/model/securitySettingsPreviewResponseData';
 import type { SecuritySettingsResponse } from '@generated/model/securitySettingsResponse';
+import { SecuritySettingsTwoFactorRolesItem } from '@generated/model/securitySettingsTwoFactorRolesItem';
 import { SettingsScope } from '@generated/model/settingsScope';
 import { Dialog } from '@/components/dialog';
 import { useFailureMessage } from '@/components/form-fields';
@@ -201,13 +202,14 @@ export function SecuritySettingsPage() {
 /** The form, made from the saved settings and reset to what each save answers. */
 function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
   const { t, i18n } = useTranslation('securitySettings');
+  const { t: roleLabel } = useTranslation('common', { keyPrefix: 'roles' });
   const queryClient = useQueryClient();
   const notify = useNotify();
   const failureMessage = useFailureMessage();
   const validationMessage = useValidationMessage();
   const [forcing, setForcing] = useState(false);
   const [stopping, setStopping] = useState(false);
-  const ids = { strength: useId(), scope: useId(), picker: useId(), overdueTitle: useId(), overdueText: useId() };
+  const ids = { strength: useId(), scope: useId(), picker: useId(), overdueTitle: useId(), overdueText: useId(), rememberDays: useId() };
   const {
     control,
     handleSubmit,
@@ -325,6 +327,53 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
                 error={validationMessage(errors.logoutInterval?.message)}
               />
               <p className="mp-muted-text">{t('logout.note')}</p>
+            </Card>
+            <Card className="mp-security-card">
+              <h2 className="mp-card-title">{t('twoFactor.title')}</h2>
+              <p className="mp-muted-text">{t('twoFactor.intro')}</p>
+              <Controller
+                control={control}
+                name="twoFactorRoles"
+                render={({ field }) => (
+                  <fieldset className="mp-two-factor-roles">
+                    <legend className={Classes.LABEL}>{t('twoFactor.roles')}</legend>
+                    {Object.values(SecuritySettingsTwoFactorRolesItem).map((role) => (
+                      <Checkbox
+                        key={role}
+                        label={roleLabel(role)}
+                        checked={field.value.includes(role)}
+                        onChange={(event) =>
+                          field.onChange(event.currentTarget.checked ? [...field.value, role] : field.value.filter((value) => value !== role))
+                        }
+                      />
+                    ))}
+                  </fieldset>
+                )}
+              />
+              <Controller
+                control={control}
+                name="rememberDeviceDays"
+                render={({ field }) => {
+                  const error = validationMessage(errors.rememberDeviceDays?.message);
+                  return (
+                    <FormGroup
+                      label={t('twoFactor.rememberDays')}
+                      labelFor={ids.rememberDays}
+                      helperText={error ?? t('twoFactor.rememberNote')}
+                      intent={error ? 'danger' : 'none'}
+                    >
+                      <InputGroup
+                        {...field}
+                        id={ids.rememberDays}
+                        inputMode="numeric"
+                        className="mp-interval-number"
+                        intent={error ? 'danger' : 'none'}
+                        aria-invalid={error ? true : undefined}
+                      />
+                    </FormGroup>
+                  );
+                }}
+              />
             </Card>
             <div className="mp-button-row">
               <Button type="submit" intent="primary" size="large" loading={update.isPending || preview.isPending}>

@@ -9,6 +9,8 @@ const demo: SecuritySettings = {
   user: 'all',
   logout_time_interval: 30,
   logout_time_period: 'minutes',
+  two_factor_roles: [],
+  remember_device_days: 0,
 };
 
 describe('security settings form', () => {
@@ -16,6 +18,16 @@ describe('security settings form', () => {
     expect(settingsOf(settingsFormOf(demo))).toEqual(demo);
     const several: SecuritySettings = { ...demo, password_strength: 'advanced', password_renewal_interval: 3, user: 'several', users: ['a', 'b'], logout_time_interval: null };
     expect(settingsOf(settingsFormOf(several))).toEqual(several);
+    const twoFactor: SecuritySettings = { ...demo, two_factor_roles: ['clinic_physicians', 'clinic_it_admins'], remember_device_days: 30 };
+    expect(settingsOf(settingsFormOf(twoFactor))).toEqual(twoFactor);
+  });
+
+  it('remembers a device for 0 to 30 whole days', () => {
+    const form = settingsFormOf(demo);
+    for (const bad of ['31', '-1', '1.5', '', 'x']) {
+      expect(settingsFormSchema.safeParse({ ...form, rememberDeviceDays: bad }).error?.issues.map((issue) => issue.path[0])).toEqual(['rememberDeviceDays']);
+    }
+    expect(settingsOf({ ...form, rememberDeviceDays: ' 7 ' }).remember_device_days).toBe(7);
   });
 
   it('checks an interval only while it is switched on: whole numbers from 1 to 1000', () => {

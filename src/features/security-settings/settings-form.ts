@@ -2,9 +2,13 @@ import { z } from 'zod';
 import { PasswordStrength } from '@generated/model/passwordStrength';
 import { Period } from '@generated/model/period';
 import type { SecuritySettings } from '@generated/model/securitySettings';
+import { SecuritySettingsTwoFactorRolesItem } from '@generated/model/securitySettingsTwoFactorRolesItem';
 import { SettingsScope } from '@generated/model/settingsScope';
 import { updateClinicSettingsBodyLogoutTimeIntervalMax, updateClinicSettingsBodyUsersMax } from '@generated/zod/clinic/clinic.zod';
 import { IDLE_LOGOUT_BOUNDS, RENEWAL_BOUNDS, withinBounds } from '@/domain/security/setting-bounds';
+
+/** The contract's limit for remembering a device (days). */
+export const REMEMBER_DEVICE_DAYS_MAX = 30;
 
 /** An interval as typed: a whole number from 1 to the contract's maximum (1000), else "Please enter a valid number". */
 const interval = z
@@ -28,6 +32,11 @@ export const settingsFormSchema = z
     logoutOn: z.boolean(),
     logoutInterval: z.string(),
     logoutPeriod: z.enum(Period),
+    twoFactorRoles: z.array(z.enum(SecuritySettingsTwoFactorRolesItem)),
+    rememberDeviceDays: z
+      .string()
+      .trim()
+      .refine((text) => /^\d{1,2}$/.test(text) && Number(text) <= REMEMBER_DEVICE_DAYS_MAX, 'invalidNumber'),
   })
   .superRefine((values, context) => {
     for (const [on, name, period, bounds, outOfBounds] of [
@@ -50,6 +59,7 @@ export const SERVER_FIELDS = {
   password_renewal_interval: 'renewalInterval',
   logout_time_interval: 'logoutInterval',
   users: 'users',
+  remember_device_days: 'rememberDeviceDays',
 } as const;
 
 export function settingsFormOf(settings: SecuritySettings): SettingsFormValues {
@@ -63,6 +73,8 @@ export function settingsFormOf(settings: SecuritySettings): SettingsFormValues {
     logoutOn: settings.logout_time_interval !== null,
     logoutInterval: String(settings.logout_time_interval ?? 30),
     logoutPeriod: settings.logout_time_period,
+    twoFactorRoles: settings.two_factor_roles ?? [],
+    rememberDeviceDays: String(settings.remember_device_days ?? 0),
   };
 }
 
@@ -75,5 +87,7 @@ export function settingsOf(values: SettingsFormValues): SecuritySettings {
     ...(values.scope === SettingsScope.several && { users: values.users }),
     logout_time_interval: values.logoutOn ? Number(values.logoutInterval.trim()) : null,
     logout_time_period: values.logoutPeriod,
+    two_factor_roles: values.twoFactorRoles,
+    remember_device_days: Number(values.rememberDeviceDays.trim()),
   };
 }

@@ -14,6 +14,7 @@ import {
   useResendInvite,
   useUpdateUser,
 } from '@generated/hooks/users/users';
+import { useResetTwoFactor } from '@generated/hooks/two-factor/two-factor';
 import { StaffRole } from '@generated/model/staffRole';
 import type { User } from '@generated/model/user';
 import type { UserResponse } from '@generated/model/userResponse';
@@ -25,6 +26,7 @@ import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { AVATAR_ACCEPT, isAcceptableAvatar } from '@/lib/avatar-file';
 import { formatDateTime } from '@/lib/format';
+import { useSignedInProfile } from '@/lib/signed-in-profile';
 import { useObjectUrl } from '@/lib/use-object-url';
 import { isUuid } from '@/lib/uuid';
 import { ItAdminGrantDialog } from './it-admin-grant-dialog';
@@ -148,7 +150,10 @@ function UserFacts({ user }: { user: User }) {
         </dd>
         <dt>{t('columns.lastSignIn')}</dt>
         <dd>{user.lastSignInAt ? formatDateTime(user.lastSignInAt, i18n.language) : '—'}</dd>
+        <dt>{t('form.twoFactor.label')}</dt>
+        <dd>{user.twoFactorEnabled ? t('form.twoFactor.on') : t('form.twoFactor.off')}</dd>
       </dl>
+      {user.twoFactorEnabled && <TwoFactorReset user={user} />}
       {awaitsInvite(user) && (
         <div className="mp-user-facts-actions">
           <Button icon="envelope" loading={resend.isPending} onClick={() => resend.mutate({ id: user.id })}>
@@ -158,6 +163,48 @@ function UserFacts({ user }: { user: User }) {
         </div>
       )}
     </Card>
+  );
+}
+
+/**
+ * Resetting a user's second factor (a lost phone, no recovery codes left): confirmed first, since it signs the user
+ * out and lets the next sign-in through on the password until a new app is set up. Not for the admin's own.
+ */
+function TwoFactorReset({ user }: { user: User }) {
+  const { t } = useTranslation('staff');
+  const queryClient = useQueryClient();
+  const notify = useNotify();
+  const failureMessage = useFailureMessage();
+  const self = useSignedInProfile();
+  const [confirming, setConfirming] = useState(false);
+  const reset = useResetTwoFactor({
+    mutation: {
+      onSuccess: async (answer) => {
+        setConfirming(false);
+        notify({ intent: 'success', message: answer.message ?? t('form.twoFactor.done') });
+        await queryClient.invalidateQueries({ queryKey: getGetUserQueryKey(user.id) });
+        await queryClient.invalidateQueries({ queryKey: getListUsersQueryKey() });
+      },
+      onError: (error) => notify({ intent: 'danger', message: failureMessage(error) }),
+    },
+  });
+  if (self.id === user.id) return null;
+  return (
+    <div className="mp-user-facts-actions">
+      <Button onClick={() => setConfirming(true)}>{t('form.twoFactor.reset')}</Button>
+      <Alert
+        isOpen={confirming}
+        intent="danger"
+        confirmButtonText={t('form.twoFactor.reset')}
+        cancelButtonText={t('cancel')}
+        canEscapeKeyCancel
+        loading={reset.isPending}
+        onConfirm={() => reset.mutate({ id: user.id })}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>{t('form.twoFactor.confirm', { name: `${user.firstName} ${user.lastName}` })}</p>
+      </Alert>
+    </div>
   );
 }
 
@@ -213,12 +260,16 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
     const data = userBodyOf(values, avatar, draft);
     if (user) update.mutate({ id: user.id, data: currentPassword ? { ...data, currentPassword } : data });
     // The create form requires the four fields that editing leaves optional.
-    else create.mutate({ data: { ...data, firstName: values.firstName, lastName: values.lastName, email: values.email, role: values.role } });
+    else {
+      const required = { firstName: values.firstName, lastName: values.lastName, email: values.email, role: values.role };
+      create.mutate({ data: { ...data, ...required, ...(currentPassword && { currentPassword }) } });
+    }
   };
   const asksForAddress = (values: UserFormValues) => user !== undefined && !isDraft && isNewAddress(values.email, user.email);
   const submit = (draft: boolean | undefined) =>
     handleSubmit((values) => {
-      if (user && values.role === StaffRole.clinic_it_admins && user.role !== StaffRole.clinic_it_admins) {
+      // Adding an IT admin, or making someone one, is confirmed with the acting admin's password (issue 27).
+      if (values.role === StaffRole.clinic_it_admins && user?.role !== StaffRole.clinic_it_admins) {
         setGrantError(undefined);
         return setGrant({ values, draft });
       }
@@ -324,8 +375,8 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
         </p>
       </Alert>
       <ItAdminGrantDialog
-        name={grant && !unconfirmed && user ? `${user.firstName} ${user.lastName}` : undefined}
-        pending={update.isPending}
+        name={grant && !unconfirmed ? `${(user ?? grant.values).firstName} ${(user ?? grant.values).lastName}`.trim() : undefined}
+        pending={pending}
         error={grantError}
         onConfirm={confirmGrant}
         onCancel={() => setGrant(undefined)}
