@@ -30,6 +30,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '64' },
     // Another checkout's server (e.g. a worktree of an earlier commit), for before/after figures.
     root: { type: 'string', default: process.cwd() },
+    // Only the kinds of request whose name contains this (e.g. `random`), to compare changes quickly.
+    only: { type: 'string', default: '' },
   },
 });
 const PATIENTS = Number(values.patients);
@@ -49,7 +51,7 @@ const PAGES = Math.ceil(PATIENTS / 20);
 const SORTS = ['name', 'secondName', 'birthday', 'latestSessionDate', 'treatmentsCount', 'createdAt'].flatMap((key) => [key, `-${key}`]);
 
 /** The three kinds of request, each a set of paths below /api that a request picks one of at random. */
-const SCENARIOS: { name: string; paths: string[] }[] = [
+const ALL_SCENARIOS: { name: string; paths: string[] }[] = [
   { name: 'cached page (page 20)', paths: ['/patients?page=20&perPage=20'] },
   {
     name: `random page and sort (${(SORTS.length * PAGES).toLocaleString('en')})`,
@@ -66,6 +68,7 @@ const SCENARIOS: { name: string; paths: string[] }[] = [
     }),
   },
 ];
+const SCENARIOS = ALL_SCENARIOS.filter((scenario) => scenario.name.includes(values.only));
 
 type Figures = { rps: number; p50: number; p99: number; errors: number };
 
