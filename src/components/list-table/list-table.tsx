@@ -1,6 +1,7 @@
 import { Button, Classes } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigation } from 'react-router-dom';
 import type { PageMeta } from '@generated/model/pageMeta';
 import { formatNumber } from '@/lib/format';
 import './icons';
@@ -10,20 +11,42 @@ const SEARCH_DELAY_MS = 300;
 
 /**
  * The text of a list's search box and the search the list shows: `apply` gets the trimmed text once typing
- * pauses, unless it is the search shown already.
+ * pauses, unless it is the search shown already, or the user has followed a link away meanwhile.
  */
 export function useSearchAfterPause(shown: string, apply: (search: string) => void): [string, (text: string) => void] {
   const [typed, setTyped] = useState(shown);
   const latestApply = useRef(apply);
   latestApply.current = apply;
+  const leaving = useLeaving();
   // The pause counts from the last keystroke only: a render for another reason (a list refetched because
   // realtime announced a change) must not start it again.
   useEffect(() => {
     if (typed.trim() === shown) return;
-    const timer = window.setTimeout(() => latestApply.current(typed.trim()), SEARCH_DELAY_MS);
+    const typedOn = window.location.pathname;
+    const timer = window.setTimeout(() => {
+      if (!leaving(typedOn)) latestApply.current(typed.trim());
+    }, SEARCH_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [typed, shown]);
+  }, [typed, shown, leaving]);
   return [typed, setTyped];
+}
+
+/**
+ * Whether the user is leaving the page for another: a link followed while the next page loads, or, in the
+ * moment between the address changing and this page giving way to the next one, a browser address other than
+ * `typedOn` (the page's address when the change was made). A search or filter applied then would change the
+ * next page's address instead (seen in CI: a patient's access log lost its patient when the patient list's
+ * search, typed just before the click, arrived).
+ */
+export function useLeaving(): (typedOn: string) => boolean {
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const state = useRef({ pathname, navigation });
+  state.current = { pathname, navigation };
+  return useRef((typedOn: string) => {
+    const { pathname: here, navigation: pending } = state.current;
+    return (pending.state !== 'idle' && pending.location?.pathname !== here) || window.location.pathname !== typedOn;
+  }).current;
 }
 
 /** Grey rows where a list's first page is still loading. */

@@ -2,6 +2,7 @@ import { Button, Classes, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { birthdayRangeProblem, PLAN_STATUS_FILTERS, type ListView } from './list-view';
+import { useLeaving } from '@/components/list-table/list-table';
 import { Select } from '@/components/select';
 
 /** Typing pauses this long before the list asks the server (one request per word, not per key). */
@@ -13,11 +14,15 @@ type ListFiltersProps = {
   searchRef: RefObject<HTMLInputElement | null>;
 };
 
-/** The search as typed, sent on a pause; it follows the URL when that changes (back button, a link). */
+/**
+ * The search as typed, sent on a pause unless a link was followed meanwhile; it follows the URL when that changes
+ * (back button, a link).
+ */
 function useSearchInput(search: string, onSearch: (search: string) => void) {
   const [text, setText] = useState(search);
   const sent = useRef(search);
   const send = useRef(onSearch);
+  const leaving = useLeaving();
   useEffect(() => {
     send.current = onSearch;
   });
@@ -29,12 +34,14 @@ function useSearchInput(search: string, onSearch: (search: string) => void) {
   }, [search]);
   useEffect(() => {
     if (text === sent.current) return undefined;
+    const typedOn = window.location.pathname;
     const timer = window.setTimeout(() => {
+      if (leaving(typedOn)) return;
       sent.current = text;
       send.current(text);
     }, SEARCH_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [text]);
+  }, [text, leaving]);
   return [text, setText] as const;
 }
 
