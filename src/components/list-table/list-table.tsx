@@ -1,9 +1,9 @@
 import { Button, Classes } from '@blueprintjs/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigation } from 'react-router-dom';
 import type { PageMeta } from '@generated/model/pageMeta';
 import { formatNumber } from '@/lib/format';
+import { useLeaving } from './use-leaving';
 import './icons';
 
 /** A search is sent once typing pauses this long. */
@@ -29,24 +29,6 @@ export function useSearchAfterPause(shown: string, apply: (search: string) => vo
     return () => window.clearTimeout(timer);
   }, [typed, shown, leaving]);
   return [typed, setTyped];
-}
-
-/**
- * Whether the user is leaving the page for another: a link followed while the next page loads, or, in the
- * moment between the address changing and this page giving way to the next one, a browser address other than
- * `typedOn` (the page's address when the change was made). A search or filter applied then would change the
- * next page's address instead (seen in CI: a patient's access log lost its patient when the patient list's
- * search, typed just before the click, arrived).
- */
-export function useLeaving(): (typedOn: string) => boolean {
-  const { pathname } = useLocation();
-  const navigation = useNavigation();
-  const state = useRef({ pathname, navigation });
-  state.current = { pathname, navigation };
-  return useRef((typedOn: string) => {
-    const { pathname: here, navigation: pending } = state.current;
-    return (pending.state !== 'idle' && pending.location?.pathname !== here) || window.location.pathname !== typedOn;
-  }).current;
 }
 
 /** Grey rows where a list's first page is still loading. */

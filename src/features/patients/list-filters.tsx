@@ -2,7 +2,7 @@ import { Button, Classes, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { birthdayRangeProblem, PLAN_STATUS_FILTERS, type ListView } from './list-view';
-import { useLeaving } from '@/components/list-table/list-table';
+import { useLeaving } from '@/components/list-table/use-leaving';
 import { Select } from '@/components/select';
 
 /** Typing pauses this long before the list asks the server (one request per word, not per key). */
