@@ -19,7 +19,9 @@ import type { Handler } from './http/handler';
 import { installValidation } from './http/validation';
 import { languageOf, type Lang } from './i18n';
 import { startWorker, type Worker } from './jobs/worker';
-import { authenticate, authorize } from './security/authenticate';
+import { authenticate, authorize, bearerToken } from './security/authenticate';
+import { asDeviceRefusal, authenticateDevice, carriesDeviceCredential } from './security/device-auth';
+import { markSilentDevicesOffline } from './services/device-sync';
 import { readAvatarPart } from './services/avatars';
 import { examProcessing } from './services/exam-processing';
 import { parameterSetPacking } from './services/parameter-set';
@@ -101,7 +103,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onRequest', async (request) => {
     const operation = operations.get(`${request.method} ${request.routeOptions.url ?? ''}`);
     if (!operation || operation.roles.includes('public')) return;
-    await authenticate(ctx, request);
+    // A device's sync app calls its operations with its own credential (issue 29); a user's token there is
+    // a user's, refused by role below, and no token at all is a device that is not enrolled.
+    if (!operation.roles.includes('device')) await authenticate(ctx, request);
+    else if (carriesDeviceCredential(request) || !bearerToken(request)) await authenticateDevice(ctx, request);
+    else await authenticate(ctx, request).catch(asDeviceRefusal);
     await authorize(ctx, request, operation.operationId, operation.roles);
   });
   // Every file staged for a request is removed once it is answered or abandoned, whatever became of it
@@ -147,7 +153,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.decorate('jobs', worker);
   // Heavy work runs in the process's pool of worker threads (server/workers/pool.ts), closed with the last server.
   const releaseWorkPool = holdWorkPool(ctx.config);
+  // Devices whose sync app has gone silent are marked Offline (issue 29), by every process: each device is marked by one.
+  const sweepEveryMs = Math.max(1000, Math.min(5000, (ctx.config.devices.offlineAfterSeconds * 1000) / 3));
+  const deviceSweep =
+    options.jobs === false
+      ? null
+      : setInterval(() => void markSilentDevicesOffline(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'marking silent devices offline failed')), sweepEveryMs);
+  deviceSweep?.unref();
   app.addHook('onClose', async () => {
+    if (deviceSweep) clearInterval(deviceSweep);
     await worker?.stop();
     await releaseWorkPool();
   });
@@ -164,7 +178,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     specification: forRouting(contract),
     serviceHandlers,
     // Every operation that is not public was authenticated before its body was read (onRequest above).
-    securityHandlers: { bearerAuth: async (request: Parameters<Handler>[0]) => (request.auth ? undefined : authenticate(ctx, request)) },
+    securityHandlers: {
+      bearerAuth: async (request: Parameters<Handler>[0]) => (request.auth ? undefined : authenticate(ctx, request)),
+      deviceCredential: async (request: Parameters<Handler>[0]) => (request.device ? undefined : authenticateDevice(ctx, request)),
+    },
     prefix: 'api',
   });
 

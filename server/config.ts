@@ -39,8 +39,18 @@ export interface Config {
   logLevel: string;
   /** Log lines as JSON or for people (pino-pretty); null: pretty on a terminal, JSON otherwise. */
   logFormat: 'pretty' | 'json' | null;
+  /** Devices' sync apps (issue 29): how often they send heartbeats, and the silence after which a device is Offline. */
+  devices: DeviceTimingConfig;
   /** Fault tests only (never in production): each processing job waits this long midway, so a test can kill the server there. */
   jobPauseMs: number;
+}
+
+/** docs/deployment.md, "Connecting the lasers". */
+export interface DeviceTimingConfig {
+  /** Seconds between a sync app's heartbeats (DEVICE_HEARTBEAT_SECONDS, told to the sync app at enrolment and with each heartbeat). */
+  heartbeatSeconds: number;
+  /** Seconds without a heartbeat after which a device is shown Offline (DEVICE_OFFLINE_AFTER_SECONDS: three missed heartbeats by default). */
+  offlineAfterSeconds: number;
 }
 
 /**
@@ -257,6 +267,15 @@ function realtimeConfig(env: NodeJS.ProcessEnv, key: string, secret: string): Re
 }
 
 /** For the server's start and its commands: the configuration, or null after printing what is wrong with it. */
+function deviceTimingOf(env: NodeJS.ProcessEnv): DeviceTimingConfig {
+  const heartbeatSeconds = integer(env, 'DEVICE_HEARTBEAT_SECONDS', 10, 1, 3600);
+  const offlineAfterSeconds = integer(env, 'DEVICE_OFFLINE_AFTER_SECONDS', 3 * heartbeatSeconds, 2, 24 * 3600);
+  if (offlineAfterSeconds <= heartbeatSeconds) {
+    throw new ConfigError(`DEVICE_OFFLINE_AFTER_SECONDS (${offlineAfterSeconds}) must be longer than DEVICE_HEARTBEAT_SECONDS (${heartbeatSeconds})`);
+  }
+  return { heartbeatSeconds, offlineAfterSeconds };
+}
+
 export function loadConfigOrExplain(env: NodeJS.ProcessEnv = process.env): Config | null {
   try {
     return loadConfig(env);
@@ -290,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseMs: integer(env, 'JOB_LEASE_SECONDS', 60, 2, 3600) * 1000,
     workerThreads: integer(env, 'WORKER_THREADS', Math.max(1, availableParallelism() - 1), 1, 256),
     workerQueueLimit: integer(env, 'WORKER_QUEUE_LIMIT', 32, 1, 100_000),
+    devices: deviceTimingOf(env),
     // 100 MB at 1 Mbit/s takes about 14 minutes.
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_SECONDS', 900, 1, 86_400) * 1000,
     idleTimeoutMs: integer(env, 'IDLE_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,

@@ -5,6 +5,10 @@ import type { Uuid } from './uuid';
 import type { DeviceDescription } from './deviceDescription';
 import type { SyncAppStatus } from './syncAppStatus';
 import type { DeviceLastSeenAt } from './deviceLastSeenAt';
+import type { EnrolmentState } from './enrolmentState';
+import type { DeviceEnrolmentCodeExpiresAt } from './deviceEnrolmentCodeExpiresAt';
+import type { DeviceEnrolledAt } from './deviceEnrolledAt';
+import type { DeviceSyncAppVersion } from './deviceSyncAppVersion';
 import type { DeviceLaserProfile } from './deviceLaserProfile';
 
 export interface Device {
@@ -17,7 +21,15 @@ export interface Device {
   syncAppStatus: SyncAppStatus;
   /** Derived from syncAppStatus (RUNNING → true). */
   online: boolean;
+  /** The sync app's last heartbeat (or enrolment); null before the first. */
   lastSeenAt?: DeviceLastSeenAt;
+  enrolment: EnrolmentState;
+  /** **Addition.** Until when the open enrolment code can be exchanged; null without one. */
+  enrolmentCodeExpiresAt?: DeviceEnrolmentCodeExpiresAt;
+  /** **Addition.** When the sync app exchanged its enrolment code for the credential in use. */
+  enrolledAt?: DeviceEnrolledAt;
+  /** **Addition.** The version the sync app reported with its last heartbeat. */
+  syncAppVersion?: DeviceSyncAppVersion;
   /** **Addition.** What the device can deliver; null until an IT admin has entered it (its sessions cannot be signed off). */
   laserProfile?: DeviceLaserProfile;
 }

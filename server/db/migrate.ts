@@ -16,6 +16,7 @@ import * as accountSecurity from './migrations/0013-account-security';
 import * as twoFactor from './migrations/0014-two-factor';
 import * as accessLog from './migrations/0015-access-log';
 import * as adminListVersions from './migrations/0016-admin-list-versions';
+import * as deviceSync from './migrations/0017-device-sync';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014-two-factor': twoFactor,
   '0015-access-log': accessLog,
   '0016-admin-list-versions': adminListVersions,
+  '0017-device-sync': deviceSync,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

@@ -163,6 +163,14 @@ export interface DevicesTable {
   /** What the device can deliver (contract LaserProfile); null until an IT admin enters it. */
   laser_profile: NullableJson<LaserProfile>;
   created_at: CreatedAt;
+  /** SHA-256 of the open one-time enrolment code (migration 0017). */
+  enrolment_code_hash: string | null;
+  enrolment_expires_at: Timestamp | null;
+  /** SHA-256 of the sync app's credential in use. */
+  credential_hash: string | null;
+  enrolled_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  sync_app_version: string | null;
 }
 
 export interface NotificationsTable {

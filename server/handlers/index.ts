@@ -5,6 +5,7 @@ import { accessLogHandlers } from './access-log';
 import { annotationsHandlers } from './annotations';
 import { authHandlers } from './auth';
 import { clinicHandlers } from './clinic';
+import { devicesHandlers } from './devices';
 import { notificationsHandlers } from './notifications';
 import { patientsHandlers } from './patients';
 import { planningHandlers } from './planning';
@@ -23,6 +24,7 @@ export function allHandlers(ctx: AppContext, wakeJobs: () => void): AllHandlers 
     ...twoFactorHandlers(ctx),
     ...usersHandlers(ctx),
     ...clinicHandlers(ctx),
+    ...devicesHandlers(ctx),
     ...notificationsHandlers(ctx),
     ...patientsHandlers(ctx),
     ...realtimeHandlers(ctx),

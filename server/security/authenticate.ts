@@ -155,6 +155,11 @@ const WHILE_TWO_FACTOR_ENROLMENT_REQUIRED = new Set(['getProfile', 'logout', 'up
 /** Runs after authentication: the caller's role must be in the operation's x-roles. */
 export async function authorize(ctx: AppContext, request: FastifyRequest, operationId: string, roles: string[]) {
   if (roles.includes('public')) return;
+  // A device (server/security/device-auth.ts) calls the operations of role `device` and no other.
+  if (request.device) {
+    if (roles.includes('device')) return;
+    throw forbidden();
+  }
   const auth = request.auth;
   if (!auth) throw unauthorized();
   if (!roles.includes(auth.role)) {

@@ -1,6 +1,7 @@
 // The laser profile of a clinic's device (issue 26): what it can deliver, entered by an IT admin from the
 // maker's specification. Every session treated with the device is planned within it (clinical-safety.ts).
 import type { Device } from '../../generated/model/device';
+import type { EnrolmentState } from '../../generated/model/enrolmentState';
 import { laserProfileProblems, type LaserProfile } from '../../src/domain/planning/clinical-limits';
 import type { Actor } from '../actor';
 import type { AppContext } from '../context';
@@ -9,6 +10,15 @@ import { HttpError, notFound } from '../http/errors';
 import type { MessageKey } from '../i18n';
 import { lockDevice, setLaserProfile } from '../repositories/clinic';
 import { audit } from './audit';
+
+const iso = (at: Date | string | null) => (at ? new Date(at).toISOString() : null);
+
+/** Where the device's credential stands; an issued code stays `code_issued` after it expires (its expiry says so). */
+function enrolmentOf(row: DeviceRow): EnrolmentState {
+  if (row.enrolment_code_hash) return 'code_issued';
+  if (row.credential_hash) return 'enrolled';
+  return row.revoked_at ? 'revoked' : 'none';
+}
 
 export function toDevice(row: DeviceRow): Device {
   const online = row.sync_app_status === 'RUNNING';
@@ -20,7 +30,11 @@ export function toDevice(row: DeviceRow): Device {
     description: row.description,
     syncAppStatus: online ? 'RUNNING' : 'CONNECTION_FAILED',
     online,
-    lastSeenAt: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
+    lastSeenAt: iso(row.last_seen_at),
+    enrolment: enrolmentOf(row),
+    enrolmentCodeExpiresAt: row.enrolment_code_hash ? iso(row.enrolment_expires_at) : null,
+    enrolledAt: iso(row.enrolled_at),
+    syncAppVersion: row.sync_app_version,
     laserProfile: row.laser_profile,
   };
 }

@@ -31,5 +31,6 @@ describe('staleQueryKeys', () => {
       ['/treatments/t1/images/i1/annotations'],
     ]);
     expect(staleQueryKeys({ name: 'annotation-labels.changed', payload: { labelIds: ['l1'] } }, ME)).toEqual([['/clinic/annotation-labels']]);
+    expect(staleQueryKeys({ name: 'devices.changed', payload: { deviceIds: ['d1'] } }, ME)).toEqual([['/clinic/devices']]);
   });
 });

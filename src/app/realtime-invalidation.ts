@@ -4,6 +4,7 @@
  */
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { getListAnnotationLabelsQueryKey, getListImageAnnotationsQueryKey } from '@generated/hooks/annotations/annotations';
+import { getListDevicesQueryKey } from '@generated/hooks/clinic/clinic';
 import {
   getComparePatientTreatmentsQueryKey,
   getGetPatientQueryKey,
@@ -60,6 +61,9 @@ export function staleQueryKeys(event: RealtimeEvent, profile: Pick<Profile, 'id'
       return [getListImageAnnotationsQueryKey(event.payload.treatmentId, event.payload.imageId)];
     case 'annotation-labels.changed':
       return [getListAnnotationLabelsQueryKey()];
+    case 'devices.changed':
+      // The IT admins' devices screen: Online and Offline follow the sync apps' heartbeats live.
+      return [getListDevicesQueryKey()];
   }
 }
 

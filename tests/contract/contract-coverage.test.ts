@@ -82,6 +82,10 @@ describe.each(operations.map((op) => [key(op), op] as const))('operation %s', (_
     if (roles.includes('public')) {
       expect(roles).toEqual(['public']);
       expect(op.security).toEqual([]);
+    } else if (roles.includes('device')) {
+      // A laser's sync app (issue 29): its own credential, never a user's session, and no user role beside it.
+      expect(roles).toEqual(['device']);
+      expect(op.security).toEqual([{ deviceCredential: [] }]);
     } else {
       for (const role of roles) expect(ROLES).toContain(role);
       expect(op.security).toBeUndefined();

@@ -1,7 +1,10 @@
 // The permission matrix lives in the contract (x-roles). Every operation of the contract is
-// called with its own examples as each of the six roles and without a token: allowed roles get past
-// authorization, other roles get 403, and a call without a token gets 401 (public calls excepted).
+// called with its own examples as each of the six roles, as a device and without a token: allowed roles get
+// past authorization, other roles get 403, a device's credential opens only the `device` operations, and a
+// call without a token gets 401 (public calls excepted).
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../server/security/tokens';
 import { ALL_ROLES, createClinic, createUser, sessionFor } from './fixtures';
 import { contractOperations, exampleRequest } from './contract-requests';
 import { startServer, type TestServer } from './helper';
@@ -24,6 +27,16 @@ afterAll(() => server.close());
 async function tokenFor(role: string): Promise<{ token: string; userId: string }> {
   const user = await createUser(server.db, { clinicId, role });
   return { token: await sessionFor(server.db, user.id), userId: user.id };
+}
+
+// A fresh enrolled device per call (the device operations of issue 29, role `device`).
+async function deviceCredential(): Promise<string> {
+  const credential = `mpd_${randomBytes(32).toString('base64url')}`;
+  await server.db
+    .insertInto('devices')
+    .values({ clinic_id: clinicId, device_id: `NAV-${randomBytes(4).toString('hex')}`, optical_head_id: 'OH', camera: 'CCD', sync_app_status: 'RUNNING', credential_hash: hashToken(credential) })
+    .execute();
+  return credential;
 }
 
 describe.each(operations.map((op) => [`${op.method} ${op.template} (${op.operationId})`, op] as const))(
@@ -53,6 +66,20 @@ describe.each(operations.map((op) => [`${op.method} ${op.template} (${op.operati
       }
     });
 
+    it('as a device', async () => {
+      const request = exampleRequest(operation);
+      const answer = await server.call(operation.method, request.path, { ...request, token: await deviceCredential() });
+      if (isPublic) {
+        expect(answer.status).not.toBe(403);
+      } else if (operation.roles.includes('device')) {
+        expect([401, 403], 'a device must get past authorization').not.toContain(answer.status);
+      } else {
+        // A device's credential is no user's session.
+        expect(answer.status).toBe(401);
+      }
+      expect(answer.status).toBeLessThan(500);
+    });
+
     it('without a token', async () => {
       const request = exampleRequest(operation);
       const answer = await server.call(operation.method, request.path, request);
@@ -70,7 +97,7 @@ describe('the matrix', () => {
   it('covers every operation of the contract, each tag of it', () => {
     expect(operations.length).toBeGreaterThanOrEqual(65);
     expect(new Set(operations.map((op) => op.tag))).toEqual(
-      new Set(['auth', 'two-factor', 'profile', 'users', 'clinic', 'notifications', 'patients', 'treatments', 'planning', 'annotations', 'realtime', 'system']),
+      new Set(['auth', 'two-factor', 'profile', 'users', 'clinic', 'notifications', 'patients', 'treatments', 'planning', 'annotations', 'realtime', 'system', 'device-sync']),
     );
   });
 });

@@ -18,6 +18,10 @@ import type {
 } from '../../model/billingUsageResponse';
 
 import type {
+  DeviceEnrolmentResponse
+} from '../../model/deviceEnrolmentResponse';
+
+import type {
   DeviceListResponse
 } from '../../model/deviceListResponse';
 
@@ -48,9 +52,15 @@ export const getForceResetPasswordResponseMock = (): DoneResponse => ({"status":
 
 export const getStopRenewPasswordResponseMock = (): SecuritySettingsResponse => ({"status":"Success","message":"Security settings updated","data":{"password_strength":"standard","password_renewal_interval":null,"password_renewal_period":"months","user":"all","logout_time_interval":30,"logout_time_period":"minutes","two_factor_roles":["clinic_physicians","clinic_it_admins"],"remember_device_days":0}})
 
-export const getListDevicesResponseMock = (): DeviceListResponse => ({"status":"Success","data":[{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z","laserProfile":{"wavelengthNm":577,"spotSizeUm":{"min":50,"max":500},"modes":{"continuous":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":10,"max":200}},"micropulse":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":20,"max":300},"dutyCyclePercent":{"min":5,"max":15}}}}},{"id":"f80c16c8-a8b6-4af9-be73-386157eee8db","deviceId":"NAV-533-00587","opticalHeadId":"OH-2304","camera":"Fundus CCD 5MP","description":"Laser room 2, first floor","syncAppStatus":"CONNECTION_FAILED","online":false,"lastSeenAt":"2026-11-19T17:42:00Z","laserProfile":null}],"meta":{"page":1,"perPage":20,"total":2,"lastPage":1}})
+export const getListDevicesResponseMock = (): DeviceListResponse => ({"status":"Success","data":[{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z","enrolment":"enrolled","enrolmentCodeExpiresAt":null,"enrolledAt":"2026-10-02T08:30:00Z","syncAppVersion":"1.4.2","laserProfile":{"wavelengthNm":577,"spotSizeUm":{"min":50,"max":500},"modes":{"continuous":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":10,"max":200}},"micropulse":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":20,"max":300},"dutyCyclePercent":{"min":5,"max":15}}}}},{"id":"f80c16c8-a8b6-4af9-be73-386157eee8db","deviceId":"NAV-533-00587","opticalHeadId":"OH-2304","camera":"Fundus CCD 5MP","description":"Laser room 2, first floor","syncAppStatus":"CONNECTION_FAILED","online":false,"lastSeenAt":"2026-11-19T17:42:00Z","enrolment":"enrolled","enrolmentCodeExpiresAt":null,"enrolledAt":"2026-10-02T08:30:00Z","syncAppVersion":"1.4.0","laserProfile":null}],"meta":{"page":1,"perPage":20,"total":2,"lastPage":1}})
 
-export const getUpdateDeviceLaserProfileResponseMock = (): DeviceResponse => ({"status":"Success","message":"Laser profile saved.","data":{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z","laserProfile":{"wavelengthNm":577,"spotSizeUm":{"min":50,"max":500},"modes":{"continuous":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":10,"max":200}},"micropulse":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":20,"max":300},"dutyCyclePercent":{"min":5,"max":15}}}}}})
+export const getAddDeviceResponseMock = (): DeviceEnrolmentResponse => ({"status":"Success","message":"Device added. Enter the enrolment code in its sync app within 15 minutes.","data":{"device":{"id":"0c1d7f4e-59a2-4b6e-8d31-2f6a9e4b7c15","deviceId":"NAV-533-00633","opticalHeadId":"OH-2317","camera":"Fundus CCD 5MP","description":"Laser room 3, first floor","syncAppStatus":"CONNECTION_FAILED","online":false,"lastSeenAt":null,"enrolment":"code_issued","enrolmentCodeExpiresAt":"2026-11-21T10:29:00Z","enrolledAt":null,"syncAppVersion":null,"laserProfile":null},"enrolment":{"code":"4HZ9W-QM2TC","expiresAt":"2026-11-21T10:29:00Z"}}})
+
+export const getUpdateDeviceLaserProfileResponseMock = (): DeviceResponse => ({"status":"Success","message":"Laser profile saved.","data":{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"RUNNING","online":true,"lastSeenAt":"2026-11-21T10:14:00Z","enrolment":"enrolled","enrolmentCodeExpiresAt":null,"enrolledAt":"2026-10-02T08:30:00Z","syncAppVersion":"1.4.2","laserProfile":{"wavelengthNm":577,"spotSizeUm":{"min":50,"max":500},"modes":{"continuous":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":10,"max":200}},"micropulse":{"powerMw":{"min":50,"max":1500},"pulseMs":{"min":20,"max":300},"dutyCyclePercent":{"min":5,"max":15}}}}}})
+
+export const getIssueDeviceEnrolmentCodeResponseMock = (): DeviceEnrolmentResponse => ({"status":"Success","message":"Enrolment code issued. It is shown only now.","data":{"device":{"id":"f80c16c8-a8b6-4af9-be73-386157eee8db","deviceId":"NAV-533-00587","opticalHeadId":"OH-2304","camera":"Fundus CCD 5MP","description":"Laser room 2, first floor","syncAppStatus":"CONNECTION_FAILED","online":false,"lastSeenAt":"2026-11-19T17:42:00Z","enrolment":"code_issued","enrolmentCodeExpiresAt":"2026-11-21T10:29:00Z","enrolledAt":"2026-10-02T08:30:00Z","syncAppVersion":"1.4.0","laserProfile":null},"enrolment":{"code":"7KQ2M-XR4PD","expiresAt":"2026-11-21T10:29:00Z"}}})
+
+export const getRevokeDeviceCredentialResponseMock = (): DeviceResponse => ({"status":"Success","message":"The device's credential was revoked.","data":{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","opticalHeadId":"OH-2291","camera":"Fundus CCD 5MP","description":"Laser room 1, ground floor","syncAppStatus":"CONNECTION_FAILED","online":false,"lastSeenAt":"2026-11-21T10:14:00Z","enrolment":"revoked","enrolmentCodeExpiresAt":null,"enrolledAt":null,"syncAppVersion":"1.4.2","laserProfile":null}})
 
 export const getGetBillingUsageResponseMock = (): BillingUsageResponse => ({"status":"Success","data":{"from":"2026-09","to":"2026-11","rows":[{"month":"2026-10","deviceId":"NAV-533-00412","examsUploaded":14,"plansSignedOff":11,"parameterSetsProduced":11},{"month":"2026-11","deviceId":"NAV-533-00412","examsUploaded":9,"plansSignedOff":6,"parameterSetsProduced":5},{"month":"2026-11","deviceId":"NAV-533-00587","examsUploaded":3,"plansSignedOff":1,"parameterSetsProduced":1}],"totals":{"examsUploaded":26,"plansSignedOff":18,"parameterSetsProduced":17}}})
 
@@ -129,12 +139,48 @@ export const getListDevicesMockHandler = (overrideResponse?: DeviceListResponse 
   }, options)
 }
 
+export const getAddDeviceMockHandler = (overrideResponse?: DeviceEnrolmentResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<DeviceEnrolmentResponse> | DeviceEnrolmentResponse), options?: RequestHandlerOptions) => {
+  return http.post('*/clinic/devices', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getAddDeviceResponseMock()),
+      { status: 201,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
 export const getUpdateDeviceLaserProfileMockHandler = (overrideResponse?: DeviceResponse | ((info: Parameters<Parameters<typeof http.put>[1]>[0]) => Promise<DeviceResponse> | DeviceResponse), options?: RequestHandlerOptions) => {
   return http.put('*/clinic/devices/:id/laser-profile', async (info) => {
   
     return new HttpResponse(JSON.stringify(overrideResponse !== undefined
     ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
     : getUpdateDeviceLaserProfileResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getIssueDeviceEnrolmentCodeMockHandler = (overrideResponse?: DeviceEnrolmentResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<DeviceEnrolmentResponse> | DeviceEnrolmentResponse), options?: RequestHandlerOptions) => {
+  return http.post('*/clinic/devices/:id/enrolment-code', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getIssueDeviceEnrolmentCodeResponseMock()),
+      { status: 200,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
+
+export const getRevokeDeviceCredentialMockHandler = (overrideResponse?: DeviceResponse | ((info: Parameters<Parameters<typeof http.delete>[1]>[0]) => Promise<DeviceResponse> | DeviceResponse), options?: RequestHandlerOptions) => {
+  return http.delete('*/clinic/devices/:id/credential', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getRevokeDeviceCredentialResponseMock()),
       { status: 200,
         headers: { 'Content-Type': 'application/json' }
       })
@@ -171,7 +217,10 @@ export const getClinicMock = () => [
   getForceResetPasswordMockHandler(),
   getStopRenewPasswordMockHandler(),
   getListDevicesMockHandler(),
+  getAddDeviceMockHandler(),
   getUpdateDeviceLaserProfileMockHandler(),
+  getIssueDeviceEnrolmentCodeMockHandler(),
+  getRevokeDeviceCredentialMockHandler(),
   getGetBillingUsageMockHandler(),
   getListAccessLogMockHandler()
 ]

@@ -33,6 +33,14 @@ import type {
 } from '../../model/billingUsageResponse';
 
 import type {
+  DeviceEnrolmentResponse
+} from '../../model/deviceEnrolmentResponse';
+
+import type {
+  DeviceInput
+} from '../../model/deviceInput';
+
+import type {
   DeviceListResponse
 } from '../../model/deviceListResponse';
 
@@ -463,7 +471,7 @@ export const useStopRenewPassword = <TError = ErrorType<UnauthorizedResponse | F
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * The laser systems of the clinic as shown in /admin/devices, with the status of their sync app (RUNNING is shown as Online, CONNECTION_FAILED as Offline). Devices are registered by the sync app, not through this API. `search` matches device id, optical head id, camera and description.
+ * The laser systems of the clinic as shown in /admin/devices, with the status of their sync app (RUNNING is shown as Online, CONNECTION_FAILED as Offline). An IT admin adds a device (`addDevice`) and its sync app enrols with the one-time code shown then (`enrolDevice`); the status follows the sync app's heartbeats. `search` matches device id, optical head id, camera and description.
  * @summary List the clinic's devices
  */
 export const listDevices = (
@@ -556,6 +564,71 @@ export function useListDevices<TData = Awaited<ReturnType<typeof listDevices>>, 
 
 
 /**
+ * **Addition.** A laser system joins the clinic: its serial (unique in the clinic), optical head and camera. The answer carries a one-time enrolment code for its sync app, shown once and valid for 15 minutes (`POST /device/enrolment`); the laser profile is entered afterwards (`updateDeviceLaserProfile`). Audited.
+ * @summary Add a device and issue its enrolment code
+ */
+export const addDevice = (
+    deviceInput: BodyType<DeviceInput>,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<DeviceEnrolmentResponse>(
+      {url: `/clinic/devices`, method: 'POST',
+      headers: {'Content-Type': 'application/json', },
+      data: deviceInput, signal
+    },
+      options);
+    }
+  
+
+
+export const getAddDeviceMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDevice>>, TError,{data: BodyType<DeviceInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof addDevice>>, TError,{data: BodyType<DeviceInput>}, TContext> => {
+
+const mutationKey = ['addDevice'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof addDevice>>, {data: BodyType<DeviceInput>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  addDevice(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type AddDeviceMutationResult = NonNullable<Awaited<ReturnType<typeof addDevice>>>
+    export type AddDeviceMutationBody = BodyType<DeviceInput>
+    export type AddDeviceMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>
+
+    /**
+ * @summary Add a device and issue its enrolment code
+ */
+export const useAddDevice = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof addDevice>>, TError,{data: BodyType<DeviceInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof addDevice>>,
+        TError,
+        {data: BodyType<DeviceInput>},
+        TContext
+      > => {
+
+      const mutationOptions = getAddDeviceMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * **Addition.** What the laser system can deliver, from its maker's specification: wavelength, spot sizes, and per mode the power and pulse ranges (micropulse: the duty cycle; continuous: the least spacing its patterns allow). A session treated with the device is planned within it, and within the clinical limits (docs/clinical-limits.md). Audited with the profile before and after. A range whose minimum exceeds its maximum, or a figure outside what any such device delivers, answers 422 naming the field.
  * @summary Enter a device's laser profile
  */
@@ -617,6 +690,131 @@ export const useUpdateDeviceLaserProfile = <TError = ErrorType<BadRequestRespons
       > => {
 
       const mutationOptions = getUpdateDeviceLaserProfileMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * **Addition.** A new one-time code for the device's sync app, shown once and valid for 15 minutes; an earlier code not yet used stops working. The credential in use stays valid until the sync app exchanges the new code (which replaces it). Audited.
+ * @summary Issue a new enrolment code for a device
+ */
+export const issueDeviceEnrolmentCode = (
+    id: string,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<DeviceEnrolmentResponse>(
+      {url: `/clinic/devices/${id}/enrolment-code`, method: 'POST', signal
+    },
+      options);
+    }
+  
+
+
+export const getIssueDeviceEnrolmentCodeMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof issueDeviceEnrolmentCode>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof issueDeviceEnrolmentCode>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['issueDeviceEnrolmentCode'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof issueDeviceEnrolmentCode>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  issueDeviceEnrolmentCode(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type IssueDeviceEnrolmentCodeMutationResult = NonNullable<Awaited<ReturnType<typeof issueDeviceEnrolmentCode>>>
+    
+    export type IssueDeviceEnrolmentCodeMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>
+
+    /**
+ * @summary Issue a new enrolment code for a device
+ */
+export const useIssueDeviceEnrolmentCode = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof issueDeviceEnrolmentCode>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof issueDeviceEnrolmentCode>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getIssueDeviceEnrolmentCodeMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * **Addition.** The sync app's credential stops working at once (its next call answers 401), an open enrolment code too; the device is shown Offline. A new enrolment code enrols it again. Audited.
+ * @summary Revoke a device's credential
+ */
+export const revokeDeviceCredential = (
+    id: string,
+ options?: SecondParameter<typeof apiClient>,) => {
+      
+      
+      return apiClient<DeviceResponse>(
+      {url: `/clinic/devices/${id}/credential`, method: 'DELETE'
+    },
+      options);
+    }
+  
+
+
+export const getRevokeDeviceCredentialMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof revokeDeviceCredential>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof revokeDeviceCredential>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['revokeDeviceCredential'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof revokeDeviceCredential>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  revokeDeviceCredential(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type RevokeDeviceCredentialMutationResult = NonNullable<Awaited<ReturnType<typeof revokeDeviceCredential>>>
+    
+    export type RevokeDeviceCredentialMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>
+
+    /**
+ * @summary Revoke a device's credential
+ */
+export const useRevokeDeviceCredential = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof revokeDeviceCredential>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof revokeDeviceCredential>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getRevokeDeviceCredentialMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

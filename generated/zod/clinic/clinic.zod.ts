@@ -135,7 +135,7 @@ export const stopRenewPasswordResponse = zod.object({
 })
 
 /**
- * The laser systems of the clinic as shown in /admin/devices, with the status of their sync app (RUNNING is shown as Online, CONNECTION_FAILED as Offline). Devices are registered by the sync app, not through this API. `search` matches device id, optical head id, camera and description.
+ * The laser systems of the clinic as shown in /admin/devices, with the status of their sync app (RUNNING is shown as Online, CONNECTION_FAILED as Offline). An IT admin adds a device (`addDevice`) and its sync app enrols with the one-time code shown then (`enrolDevice`); the status follows the sync app's heartbeats. `search` matches device id, optical head id, camera and description.
  * @summary List the clinic's devices
  */
 export const listDevicesQueryPageDefault = 1;
@@ -162,7 +162,11 @@ export const listDevicesResponse = zod.object({
   "description": zod.string().nullish(),
   "syncAppStatus": zod.enum(['RUNNING', 'CONNECTION_FAILED']).describe('Status of the device\'s sync app. RUNNING is shown as Online, CONNECTION_FAILED as Offline.'),
   "online": zod.boolean().describe('Derived from syncAppStatus (RUNNING → true).'),
-  "lastSeenAt": zod.iso.datetime({}).nullish(),
+  "lastSeenAt": zod.iso.datetime({}).nullish().describe('The sync app\'s last heartbeat (or enrolment); null before the first.'),
+  "enrolment": zod.enum(['none', 'code_issued', 'enrolled', 'revoked']).describe('**Addition.** Where the device\'s credential stands: `none` (no credential and no code), `code_issued` (an enrolment code was issued and not yet exchanged; `enrolmentCodeExpiresAt` says until when it works, and a credential in use stays valid until it is), `enrolled` (the sync app holds a credential), `revoked` (an IT admin revoked the credential; a new code enrols the device again).'),
+  "enrolmentCodeExpiresAt": zod.iso.datetime({}).nullish().describe('**Addition.** Until when the open enrolment code can be exchanged; null without one.'),
+  "enrolledAt": zod.iso.datetime({}).nullish().describe('**Addition.** When the sync app exchanged its enrolment code for the credential in use.'),
+  "syncAppVersion": zod.string().nullish().describe('**Addition.** The version the sync app reported with its last heartbeat.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(listDevicesResponseDataItemLaserProfileWavelengthNmMin).max(listDevicesResponseDataItemLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -205,6 +209,23 @@ export const listDevicesResponse = zod.object({
   "lastPage": zod.number().min(1)
 }).describe('Paging information of a list answer.')
 })
+
+/**
+ * **Addition.** A laser system joins the clinic: its serial (unique in the clinic), optical head and camera. The answer carries a one-time enrolment code for its sync app, shown once and valid for 15 minutes (`POST /device/enrolment`); the laser profile is entered afterwards (`updateDeviceLaserProfile`). Audited.
+ * @summary Add a device and issue its enrolment code
+ */
+export const addDeviceBodyDeviceIdMax = 64;
+export const addDeviceBodyDeviceIdRegExp = new RegExp('^[A-Za-z0-9][A-Za-z0-9._-]*$');
+export const addDeviceBodyOpticalHeadIdMax = 64;
+export const addDeviceBodyOpticalHeadIdRegExp = new RegExp('^[A-Za-z0-9][A-Za-z0-9._-]*$');
+export const addDeviceBodyCameraMax = 120;export const addDeviceBodyDescriptionMax = 500;
+
+export const addDeviceBody = zod.strictObject({
+  "deviceId": zod.string().min(1).max(addDeviceBodyDeviceIdMax).regex(addDeviceBodyDeviceIdRegExp).describe('Serial of the laser system as its maker prints it (letters, digits, `.`, `_`, `-`).'),
+  "opticalHeadId": zod.string().min(1).max(addDeviceBodyOpticalHeadIdMax).regex(addDeviceBodyOpticalHeadIdRegExp).describe('Serial of the laser system as its maker prints it (letters, digits, `.`, `_`, `-`).'),
+  "camera": zod.string().min(1).max(addDeviceBodyCameraMax),
+  "description": zod.string().max(addDeviceBodyDescriptionMax).nullish()
+}).describe('**Addition.** A laser system an IT admin adds to the clinic.')
 
 /**
  * **Addition.** What the laser system can deliver, from its maker's specification: wavelength, spot sizes, and per mode the power and pulse ranges (micropulse: the duty cycle; continuous: the least spacing its patterns allow). A session treated with the device is planned within it, and within the clinical limits (docs/clinical-limits.md). Audited with the profile before and after. A range whose minimum exceeds its maximum, or a figure outside what any such device delivers, answers 422 naming the field.
@@ -263,7 +284,11 @@ export const updateDeviceLaserProfileResponse = zod.object({
   "description": zod.string().nullish(),
   "syncAppStatus": zod.enum(['RUNNING', 'CONNECTION_FAILED']).describe('Status of the device\'s sync app. RUNNING is shown as Online, CONNECTION_FAILED as Offline.'),
   "online": zod.boolean().describe('Derived from syncAppStatus (RUNNING → true).'),
-  "lastSeenAt": zod.iso.datetime({}).nullish(),
+  "lastSeenAt": zod.iso.datetime({}).nullish().describe('The sync app\'s last heartbeat (or enrolment); null before the first.'),
+  "enrolment": zod.enum(['none', 'code_issued', 'enrolled', 'revoked']).describe('**Addition.** Where the device\'s credential stands: `none` (no credential and no code), `code_issued` (an enrolment code was issued and not yet exchanged; `enrolmentCodeExpiresAt` says until when it works, and a credential in use stays valid until it is), `enrolled` (the sync app holds a credential), `revoked` (an IT admin revoked the credential; a new code enrols the device again).'),
+  "enrolmentCodeExpiresAt": zod.iso.datetime({}).nullish().describe('**Addition.** Until when the open enrolment code can be exchanged; null without one.'),
+  "enrolledAt": zod.iso.datetime({}).nullish().describe('**Addition.** When the sync app exchanged its enrolment code for the credential in use.'),
+  "syncAppVersion": zod.string().nullish().describe('**Addition.** The version the sync app reported with its last heartbeat.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(updateDeviceLaserProfileResponseDataLaserProfileWavelengthNmMin).max(updateDeviceLaserProfileResponseDataLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -281,6 +306,133 @@ export const updateDeviceLaserProfileResponse = zod.object({
   "max": zod.number()
 }).describe('Pulse duration, ms.'),
   "minSpacing": zod.number().min(1).max(updateDeviceLaserProfileResponseDataLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()]).optional().describe('**Addition.** What the device can deliver; null until an IT admin has entered it (its sessions cannot be signed off).')
+}),
+  "message": zod.string().optional()
+})
+
+/**
+ * **Addition.** A new one-time code for the device's sync app, shown once and valid for 15 minutes; an earlier code not yet used stops working. The credential in use stays valid until the sync app exchanges the new code (which replaces it). Audited.
+ * @summary Issue a new enrolment code for a device
+ */
+export const issueDeviceEnrolmentCodeResponseDataDeviceLaserProfileWavelengthNmMin = 400;
+export const issueDeviceEnrolmentCodeResponseDataDeviceLaserProfileWavelengthNmMax = 1100;export const issueDeviceEnrolmentCodeResponseDataDeviceLaserProfileModesContinuousMinSpacingMax = 4;export const issueDeviceEnrolmentCodeResponseDataEnrolmentCodeRegExp = new RegExp('^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$');
+
+
+export const issueDeviceEnrolmentCodeResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "message": zod.string().optional(),
+  "data": zod.object({
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string().describe('Serial of the laser system.'),
+  "opticalHeadId": zod.string(),
+  "camera": zod.string(),
+  "description": zod.string().nullish(),
+  "syncAppStatus": zod.enum(['RUNNING', 'CONNECTION_FAILED']).describe('Status of the device\'s sync app. RUNNING is shown as Online, CONNECTION_FAILED as Offline.'),
+  "online": zod.boolean().describe('Derived from syncAppStatus (RUNNING → true).'),
+  "lastSeenAt": zod.iso.datetime({}).nullish().describe('The sync app\'s last heartbeat (or enrolment); null before the first.'),
+  "enrolment": zod.enum(['none', 'code_issued', 'enrolled', 'revoked']).describe('**Addition.** Where the device\'s credential stands: `none` (no credential and no code), `code_issued` (an enrolment code was issued and not yet exchanged; `enrolmentCodeExpiresAt` says until when it works, and a credential in use stays valid until it is), `enrolled` (the sync app holds a credential), `revoked` (an IT admin revoked the credential; a new code enrols the device again).'),
+  "enrolmentCodeExpiresAt": zod.iso.datetime({}).nullish().describe('**Addition.** Until when the open enrolment code can be exchanged; null without one.'),
+  "enrolledAt": zod.iso.datetime({}).nullish().describe('**Addition.** When the sync app exchanged its enrolment code for the credential in use.'),
+  "syncAppVersion": zod.string().nullish().describe('**Addition.** The version the sync app reported with its last heartbeat.'),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(issueDeviceEnrolmentCodeResponseDataDeviceLaserProfileWavelengthNmMin).max(issueDeviceEnrolmentCodeResponseDataDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(issueDeviceEnrolmentCodeResponseDataDeviceLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
+}).optional(),
+  "micropulse": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse envelope, ms.'),
+  "dutyCyclePercent": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Duty cycle the device sets, % (1–100).')
+}).optional()
+}).describe('The modes the device offers; at least one.')
+}).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()]).optional().describe('**Addition.** What the device can deliver; null until an IT admin has entered it (its sessions cannot be signed off).')
+}),
+  "enrolment": zod.object({
+  "code": zod.string().regex(issueDeviceEnrolmentCodeResponseDataEnrolmentCodeRegExp).describe('Ten characters of Crockford\'s base 32 in two groups (`XXXXX-XXXXX`); case, spaces and hyphens do not matter.'),
+  "expiresAt": zod.iso.datetime({})
+}).describe('**Addition.** A one-time code the device\'s sync app exchanges for its credential (`POST /device/enrolment`). Shown once; only its hash is kept. Valid until `expiresAt` and for one exchange.')
+})
+})
+
+/**
+ * **Addition.** The sync app's credential stops working at once (its next call answers 401), an open enrolment code too; the device is shown Offline. A new enrolment code enrols it again. Audited.
+ * @summary Revoke a device's credential
+ */
+export const revokeDeviceCredentialResponseDataLaserProfileWavelengthNmMin = 400;
+export const revokeDeviceCredentialResponseDataLaserProfileWavelengthNmMax = 1100;export const revokeDeviceCredentialResponseDataLaserProfileModesContinuousMinSpacingMax = 4;
+
+export const revokeDeviceCredentialResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string().describe('Serial of the laser system.'),
+  "opticalHeadId": zod.string(),
+  "camera": zod.string(),
+  "description": zod.string().nullish(),
+  "syncAppStatus": zod.enum(['RUNNING', 'CONNECTION_FAILED']).describe('Status of the device\'s sync app. RUNNING is shown as Online, CONNECTION_FAILED as Offline.'),
+  "online": zod.boolean().describe('Derived from syncAppStatus (RUNNING → true).'),
+  "lastSeenAt": zod.iso.datetime({}).nullish().describe('The sync app\'s last heartbeat (or enrolment); null before the first.'),
+  "enrolment": zod.enum(['none', 'code_issued', 'enrolled', 'revoked']).describe('**Addition.** Where the device\'s credential stands: `none` (no credential and no code), `code_issued` (an enrolment code was issued and not yet exchanged; `enrolmentCodeExpiresAt` says until when it works, and a credential in use stays valid until it is), `enrolled` (the sync app holds a credential), `revoked` (an IT admin revoked the credential; a new code enrols the device again).'),
+  "enrolmentCodeExpiresAt": zod.iso.datetime({}).nullish().describe('**Addition.** Until when the open enrolment code can be exchanged; null without one.'),
+  "enrolledAt": zod.iso.datetime({}).nullish().describe('**Addition.** When the sync app exchanged its enrolment code for the credential in use.'),
+  "syncAppVersion": zod.string().nullish().describe('**Addition.** The version the sync app reported with its last heartbeat.'),
+  "laserProfile": zod.union([zod.object({
+  "wavelengthNm": zod.number().min(revokeDeviceCredentialResponseDataLaserProfileWavelengthNmMin).max(revokeDeviceCredentialResponseDataLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
+  "spotSizeUm": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Spot diameters on the retina the device delivers, µm (25–1000).'),
+  "modes": zod.object({
+  "continuous": zod.object({
+  "powerMw": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Power the device sets, mW (0.1–3000).'),
+  "pulseMs": zod.object({
+  "min": zod.number(),
+  "max": zod.number()
+}).describe('Pulse duration, ms.'),
+  "minSpacing": zod.number().min(1).max(revokeDeviceCredentialResponseDataLaserProfileModesContinuousMinSpacingMax).optional().describe('Least spacing (spot diameters) the device\'s patterns allow; absent = the protocol\'s 2.')
 }).optional(),
   "micropulse": zod.object({
   "powerMw": zod.object({

@@ -42,6 +42,8 @@ export interface RealtimePayloads {
   'annotations.changed': { patientId: string; treatmentId: string; imageId: string };
   /** The clinic's list of labels for marks grew. */
   'annotation-labels.changed': { labelIds: string[] };
+  /** Devices were added, enrolled, revoked, or came Online or went Offline (their sync app's heartbeats). */
+  'devices.changed': { deviceIds: string[] };
 }
 
 export type RealtimeEventName = keyof RealtimePayloads;
@@ -59,6 +61,7 @@ export const REALTIME_EVENTS: { readonly [E in RealtimeEventName]: ChannelKind }
   'notification.created': 'user',
   'annotations.changed': 'clinic',
   'annotation-labels.changed': 'clinic',
+  'devices.changed': 'clinic',
 };
 
 export const REALTIME_EVENT_NAMES = Object.keys(REALTIME_EVENTS) as RealtimeEventName[];
@@ -80,6 +83,7 @@ const FIELDS: { readonly [E in RealtimeEventName]: Record<keyof RealtimePayloads
   'notification.created': { notificationId: isId },
   'annotations.changed': { patientId: isId, treatmentId: isId, imageId: isId },
   'annotation-labels.changed': { labelIds: isIdList },
+  'devices.changed': { deviceIds: isIdList },
 };
 
 /**

@@ -1,0 +1,33 @@
+// Devices as clients of the API (issue 29; docs/deployment.md, "Connecting the lasers"): the one-time
+// enrolment code an IT admin is shown and the credential the sync app exchanges it for, both kept only as
+// SHA-256 hashes (256 random bits for the credential; the code is short but lives 15 minutes, works once and
+// its guessing is throttled), when the credential was issued or revoked, and the version the sync app
+// reports with its heartbeats. Plain SQL that runs unchanged on PGlite and PostgreSQL.
+import { type Kysely, sql } from 'kysely';
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    alter table devices
+      add column enrolment_code_hash text,
+      add column enrolment_expires_at timestamptz,
+      add column credential_hash text,
+      add column enrolled_at timestamptz,
+      add column revoked_at timestamptz,
+      add column sync_app_version text;
+    create unique index devices_enrolment_code_key on devices (enrolment_code_hash) where enrolment_code_hash is not null;
+    create unique index devices_credential_key on devices (credential_hash) where credential_hash is not null;
+    -- The sweep for devices gone silent: only the few online ones are looked at.
+    create index devices_online_idx on devices (last_seen_at) where sync_app_status = 'RUNNING';
+  `.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    drop index devices_online_idx;
+    drop index devices_credential_key;
+    drop index devices_enrolment_code_key;
+    alter table devices
+      drop column enrolment_code_hash, drop column enrolment_expires_at, drop column credential_hash,
+      drop column enrolled_at, drop column revoked_at, drop column sync_app_version;
+  `.execute(db);
+}

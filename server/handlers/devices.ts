@@ -1,0 +1,32 @@
+// Devices as API clients (issue 29): the IT admin adds a device, issues enrolment codes and revokes
+// credentials; the sync app enrols and sends heartbeats. The rules are in server/services/device-sync.ts.
+import type { DeviceInput } from '../../generated/model/deviceInput';
+import type { EnrolDeviceRequest } from '../../generated/model/enrolDeviceRequest';
+import type { HeartbeatRequest } from '../../generated/model/heartbeatRequest';
+import type { AppContext } from '../context';
+import { actorOf, deviceOf, originOf } from '../http/actor';
+import type { Handler, Handlers } from '../http/handler';
+import { success } from '../http/handler';
+import { translate } from '../i18n';
+import * as sync from '../services/device-sync';
+
+export function devicesHandlers(ctx: AppContext) {
+  const addDevice: Handler<{ Body: DeviceInput }> = async (request, reply) => {
+    const added = await sync.addDevice(ctx, actorOf(request), request.body);
+    return reply.code(201).send(success(added, translate(request.lang, 'device.added')));
+  };
+
+  const issueDeviceEnrolmentCode: Handler<{ Params: { id: string } }> = async (request) =>
+    success(await sync.issueEnrolmentCode(ctx, actorOf(request), request.params.id), translate(request.lang, 'device.enrolment_issued'));
+
+  const revokeDeviceCredential: Handler<{ Params: { id: string } }> = async (request) =>
+    success(await sync.revokeDeviceCredential(ctx, actorOf(request), request.params.id), translate(request.lang, 'device.revoked'));
+
+  const enrolDevice: Handler<{ Body: EnrolDeviceRequest }> = async (request) =>
+    success(await sync.enrolDevice(ctx, originOf(request), request.body.code, request.body.syncAppVersion), translate(request.lang, 'device.enrolled'));
+
+  const sendDeviceHeartbeat: Handler<{ Body: HeartbeatRequest }> = async (request) =>
+    success(await sync.recordHeartbeat(ctx, deviceOf(request), request.body.syncAppVersion));
+
+  return { addDevice, issueDeviceEnrolmentCode, revokeDeviceCredential, enrolDevice, sendDeviceHeartbeat } satisfies Handlers;
+}
