@@ -259,6 +259,14 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
       patientIds[`${patient.name} ${patient.secondName}`] = row.id;
     }
 
+    // The demo's lasers were enrolled long ago; no sync app of theirs runs, so they are Offline, with the
+    // "last seen" of their last heartbeat (a sync app enrolled from Administration → Devices comes Online).
+    const enrolledLongAgo = (at: Date) => ({
+      sync_app_status: 'CONNECTION_FAILED',
+      credential_hash: hashToken(newToken()),
+      enrolled_at: at,
+      sync_app_version: '1.0.0',
+    });
     await tx
       .insertInto('devices')
       .values([
@@ -269,7 +277,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
           optical_head_id: SAMPLE_DEVICE.opticalHeadId,
           camera: 'Fundus camera FC-5 (45°)',
           description: 'Laser room 1',
-          sync_app_status: 'RUNNING',
+          ...enrolledLongAgo(ago(380 * DAY)),
           last_seen_at: ago(MINUTE),
           laser_profile: JSON.stringify(YELLOW_LASER_PROFILE),
           created_at: ago(380 * DAY),
@@ -280,7 +288,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
           optical_head_id: 'OH-8124',
           camera: 'Fundus camera FC-5 (45°)',
           description: 'Laser room 2',
-          sync_app_status: 'RUNNING',
+          ...enrolledLongAgo(ago(120 * DAY)),
           last_seen_at: ago(MINUTE),
           laser_profile: JSON.stringify(GREEN_LASER_PROFILE),
           created_at: ago(120 * DAY),
@@ -291,7 +299,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {
           optical_head_id: 'OH-3305',
           camera: 'Fundus camera FC-3 (30°)',
           description: 'Outpatient surgery, building B',
-          sync_app_status: 'CONNECTION_FAILED',
+          ...enrolledLongAgo(ago(390 * DAY)),
           last_seen_at: ago(DAY),
           created_at: ago(390 * DAY),
         },

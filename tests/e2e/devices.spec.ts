@@ -1,5 +1,11 @@
-// /admin/devices as a clinic IT admin uses it: the demo clinic's laser systems, one of them offline, the
-// filter and the search kept in the URL, and an empty result that says so; each device's laser profile.
+// /admin/devices as a clinic IT admin uses it: the demo clinic's laser systems, the filter and the search kept
+// in the URL, and an empty result that says so; each device's laser profile; a laser added, its sync app
+// enrolled with the code, Online live while it runs and Offline when it stops.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
 import type { DeviceListResponse } from '../../generated/model/deviceListResponse';
 import type { LaserProfile } from '../../generated/model/laserProfile';
@@ -7,26 +13,29 @@ import { expectNoAxeViolations } from './axe';
 import { expect, test, type StaffAccount } from './fixtures';
 import { setCheckbox } from './form-controls';
 import { signInToHome } from './session';
+import { REFERENCE_URL } from './reference-server';
 import { fill, type Texts } from './texts';
 
-test('devices: online and offline, filtered and searched, in the URL', async ({ page, staff, texts }) => {
+test('devices: the demo lasers offline while no sync app of theirs runs, filtered and searched, in the URL', async ({ page, staff, texts }) => {
   await signInToHome(page, texts, await staff.create('clinic_it_admins'));
   const d = texts.devices;
   await page.getByRole('link', { name: texts.common.areas.devices }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(d.title);
   const rows = page.getByRole('table').getByRole('row');
-  // The demo clinic: two systems online, the one in building B offline since yesterday.
-  const offline = rows.filter({ hasText: 'NAV-2021-0088' });
-  await expect(offline).toContainText(d.status.offline);
-  await expect(offline).toContainText(fill(d.lastSeen, { date: '' }).trim());
-  await expect(rows.filter({ hasText: 'MLS-2041-0117' })).toContainText(d.status.online);
-  await expect(page.getByText(fill(d.range, { first: 1, last: 3, total: 3 }))).toBeVisible();
+  // The demo clinic's three lasers were enrolled long ago; their sync apps do not run here, so they are
+  // Offline with the time of their last heartbeat (the journey below brings a laser of its own online).
+  for (const serial of ['NAV-2021-0088', 'MLS-2041-0117', 'NAV-2025-0932']) {
+    await expect(rows.filter({ hasText: serial })).toContainText(d.status.offline);
+    await expect(rows.filter({ hasText: serial })).toContainText(fill(d.lastSeen, { date: '' }).trim());
+  }
   await expectNoAxeViolations(page);
 
+  await page.getByRole('radio', { name: d.filters.online }).click();
+  await expect(page).toHaveURL(/status=online/);
+  await expect(rows.filter({ hasText: 'NAV-2021-0088' })).toHaveCount(0);
   await page.getByRole('radio', { name: d.filters.offline }).click();
   await expect(page).toHaveURL(/status=offline/);
-  await expect(rows).toHaveCount(2);
-  await expect(rows.nth(1)).toContainText('NAV-2021-0088');
+  await expect(rows.filter({ hasText: 'NAV-2021-0088' })).toHaveCount(1);
 
   await page.getByRole('radio', { name: d.filters.all }).click();
   await page.getByRole('searchbox', { name: d.search }).fill('Laser room 2');
@@ -215,4 +224,68 @@ test('laser profiles: in German "0,1" as the lowest power is saved as 0.1, "0.1"
     const restored = await clinicAdmin.put(`/api/clinic/devices/${device.id}/laser-profile`, { data: { laserProfile: device.laserProfile } });
     expect(restored.status(), await restored.text()).toBe(200);
   }
+});
+
+/** The reference sync app (`npm run device:sync`) as a child process, with its state in a folder of its own. */
+function startSyncApp(code: string) {
+  const state = mkdtempSync(join(tmpdir(), 'macula-sync-app-'));
+  const app = spawn(join('node_modules', '.bin', 'tsx'), ['scripts/device-sync/main.ts', '--server', REFERENCE_URL, '--enrol', code, '--state', state], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  app.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  app.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => app.once('exit', (exitCode) => resolve(exitCode)));
+  return {
+    output: () => output,
+    /** Stops it as Ctrl-C would; resolves with its exit code. */
+    async stop() {
+      if (app.exitCode === null) app.kill('SIGTERM');
+      const exitCode = await exited;
+      rmSync(state, { recursive: true, force: true });
+      return exitCode;
+    },
+  };
+}
+
+test('a laser added, its sync app enrolled with the code: Online live while it runs, Offline when it stops, then its access revoked', async ({ page, staff, texts }) => {
+  const d = texts.devices;
+  const serial = `NAV-E2E-${randomUUID().slice(0, 8).toUpperCase()}`;
+  const rows = await openDevices(page, texts, await staff.create('clinic_it_admins'));
+
+  await page.getByRole('button', { name: d.add.open }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: d.add.deviceId }).fill(serial);
+  await dialog.getByRole('textbox', { name: d.add.opticalHeadId }).fill('OH-E2E');
+  await dialog.getByRole('textbox', { name: d.add.camera }).fill('Fundus camera FC-5 (45°)');
+  await dialog.getByRole('textbox', { name: new RegExp(d.add.description) }).fill('Journey laser');
+  await dialog.getByRole('button', { name: d.add.submit }).click();
+  await expect(dialog).toContainText(d.code.onlyNow);
+  const code = /[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}/.exec((await dialog.textContent()) ?? '')?.[0];
+  expect(code).toBeTruthy();
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: d.code.done }).click();
+  const row = rows.filter({ hasText: serial });
+  await expect(row).toContainText(d.status.offline);
+  await expect(row).toContainText(d.enrolment.codeIssued);
+
+  // The sync app enrols and sends heartbeats: the row turns Online without a reload.
+  const syncApp = startSyncApp(code!);
+  try {
+    await expect(row).toContainText(d.status.online, { timeout: 20_000 });
+    await expect(row).toContainText(fill(d.enrolment.version, { version: '1.0.0' }));
+    expect(syncApp.output()).toContain(`enrolled as ${serial}`);
+  } finally {
+    expect(await syncApp.stop()).toBe(0);
+  }
+  // Silent for 6 s (this server's DEVICE_OFFLINE_AFTER_SECONDS): Offline, again without a reload.
+  await expect(row).toContainText(d.status.offline, { timeout: 20_000 });
+  await expectNoAxeViolations(page);
+
+  await row.getByRole('button', { name: fill(d.enrolment.actionsFor, { deviceId: serial }) }).click();
+  await page.getByRole('menuitem', { name: d.enrolment.revoke }).click();
+  const confirm = page.getByRole('dialog');
+  await expect(confirm).toContainText(fill(d.revoke.question, { deviceId: serial }));
+  await confirm.getByRole('button', { name: d.revoke.confirm }).click();
+  await expect(row).toContainText(d.enrolment.revoked);
 });

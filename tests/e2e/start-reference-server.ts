@@ -23,5 +23,9 @@ Object.assign(process.env, {
   // The links in the e-mails must open the SPA under test.
   PUBLIC_URL: REFERENCE_URL,
   LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+  // A device's sync app reports every 2 s and is Offline after 6 s of silence (10 s and 30 s in a clinic), so
+  // that the journey of a laser going offline waits seconds, not half a minute.
+  DEVICE_HEARTBEAT_SECONDS: '2',
+  DEVICE_OFFLINE_AFTER_SECONDS: '6',
 });
 await import('../../server/main');

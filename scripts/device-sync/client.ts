@@ -1,0 +1,80 @@
+// What the reference sync app says to the product: the device operations of the contract (tag device-sync),
+// over fetch, with the contract's envelopes. Types come from the generated models.
+import type { DeviceCredentialResponse } from '../../generated/model/deviceCredentialResponse';
+import type { HeartbeatResponse } from '../../generated/model/heartbeatResponse';
+
+/** A refusal or failure, with what the sync app needs to decide: retry (when), re-enrol, or give up. */
+export class DeviceApiError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, or 0 when the server could not be reached. */
+    readonly status: number,
+    readonly code: string | null,
+    /** Seconds the server asked to wait (429, 503). */
+    readonly retryAfterSeconds: number | null,
+  ) {
+    super(message);
+  }
+
+  /** Worth trying again later: the network, a server starting or busy, a rate limit. */
+  get transient(): boolean {
+    return this.status === 0 || this.status === 408 || this.status === 429 || this.status >= 500;
+  }
+}
+
+export interface DeviceApiOptions {
+  server: string;
+  credential?: string;
+  /** Milliseconds before a call is given up (and retried). */
+  timeoutMs?: number;
+}
+
+export class DeviceApi {
+  constructor(private readonly options: DeviceApiOptions) {}
+
+  withCredential(credential: string): DeviceApi {
+    return new DeviceApi({ ...this.options, credential });
+  }
+
+  enrol(code: string, syncAppVersion: string): Promise<DeviceCredentialResponse> {
+    return this.call('POST', '/device/enrolment', { code, syncAppVersion }, false);
+  }
+
+  heartbeat(syncAppVersion: string): Promise<HeartbeatResponse> {
+    return this.call('POST', '/device/heartbeat', { syncAppVersion });
+  }
+
+  private async call<T>(method: string, path: string, body: unknown, authenticated = true): Promise<T> {
+    const headers: Record<string, string> = { Accept: 'application/json', Language: 'en' };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (authenticated && this.options.credential) headers.Authorization = `Bearer ${this.options.credential}`;
+    let response: Response;
+    try {
+      response = await fetch(new URL(`api${path}`, this.base()), {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      throw new DeviceApiError(`cannot reach ${this.options.server}: ${(error as Error).message}`, 0, null, null);
+    }
+    const text = await response.text();
+    let answer: Record<string, unknown> = {};
+    try {
+      answer = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      // Not the product's envelope (a proxy's error page): the status says enough.
+    }
+    if (!response.ok) {
+      const retryAfter = Number(response.headers.get('retry-after'));
+      const message = typeof answer.message === 'string' ? answer.message : `${method} ${path} answered ${response.status}`;
+      throw new DeviceApiError(message, response.status, typeof answer.code === 'string' ? answer.code : null, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+    }
+    return answer as T;
+  }
+
+  private base(): string {
+    return this.options.server.endsWith('/') ? this.options.server : `${this.options.server}/`;
+  }
+}

@@ -1,0 +1,36 @@
+// What the reference sync app keeps between runs, in its state folder: the credential it enrolled with
+// (readable by its own user only). Written whole to a temporary file and renamed, so a crash never leaves
+// half a file.
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface SavedCredential {
+  server: string;
+  credential: string;
+  id: string;
+  deviceId: string;
+}
+
+const CREDENTIAL_FILE = 'credential.json';
+
+export async function writeJsonAtomically(file: string, value: unknown): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  await rename(temporary, file);
+}
+
+export async function saveCredential(stateDir: string, saved: SavedCredential): Promise<void> {
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  await writeJsonAtomically(join(stateDir, CREDENTIAL_FILE), saved);
+}
+
+/** The saved credential, or null when the folder has none. */
+export async function loadCredential(stateDir: string): Promise<SavedCredential | null> {
+  try {
+    const saved = JSON.parse(await readFile(join(stateDir, CREDENTIAL_FILE), 'utf8')) as SavedCredential;
+    return typeof saved.credential === 'string' && typeof saved.server === 'string' ? saved : null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
