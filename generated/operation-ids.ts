@@ -83,6 +83,7 @@ export const OPERATION_IDS = [
   'updateProfile',
   'updateTreatment',
   'updateUser',
+  'uploadDeviceExam',
   'uploadTreatment',
 ] as const;
 

@@ -51,7 +51,8 @@ export interface AppOptions {
   jobs?: boolean;
 }
 
-const UPLOAD_ROUTE = '/api/treatments';
+// The routes that take an exam file: a person's upload, and a laser's sync app's (issue 29).
+const UPLOAD_ROUTES = ['/api/treatments', '/api/device/exams'];
 
 const notImplemented: Handler = async () => {
   throw new HttpError(501, 'server.not_implemented', 'server.not_implemented');
@@ -128,7 +129,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     limits: { fileSize: ctx.config.bodyLimit, files: 2, fields: 40, fieldSize: 64 * 1024, parts: 42 },
     // Exam files are streamed to the staging folder (hashed on the way); other files (avatars) are small.
     async onFile(part) {
-      if (this.routeOptions.url === UPLOAD_ROUTE && part.fieldname === 'file') {
+      if (UPLOAD_ROUTES.includes(this.routeOptions.url ?? '') && part.fieldname === 'file') {
         const staging = ctx.files.stage(part.file, part.filename ?? '', () => part.file.truncated);
         stagedUploads.set(this, [...(stagedUploads.get(this) ?? []), staging]);
         (part as { value?: unknown }).value = await staging;
@@ -139,7 +140,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     },
   });
 
-  installBodyRules(app, contract, { uploadRoute: UPLOAD_ROUTE, uploadLimit: ctx.config.bodyLimit }, EVENTS_ROUTES);
+  installBodyRules(app, contract, { uploadRoutes: UPLOAD_ROUTES, uploadLimit: ctx.config.bodyLimit }, EVENTS_ROUTES);
   await installRealtime(app, ctx);
   const jobs = {
     'treatment.process': examProcessing(ctx),

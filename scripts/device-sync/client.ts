@@ -1,6 +1,7 @@
 // What the reference sync app says to the product: the device operations of the contract (tag device-sync),
 // over fetch, with the contract's envelopes. Types come from the generated models.
 import type { DeviceCredentialResponse } from '../../generated/model/deviceCredentialResponse';
+import type { DeviceExamResponse } from '../../generated/model/deviceExamResponse';
 import type { HeartbeatResponse } from '../../generated/model/heartbeatResponse';
 
 /** A refusal or failure, with what the sync app needs to decide: retry (when), re-enrol, or give up. */
@@ -12,6 +13,8 @@ export class DeviceApiError extends Error {
     readonly code: string | null,
     /** Seconds the server asked to wait (429, 503). */
     readonly retryAfterSeconds: number | null,
+    /** The error envelope as sent (e.g. a duplicate's `treatment`). */
+    readonly body: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -44,17 +47,27 @@ export class DeviceApi {
     return this.call('POST', '/device/heartbeat', { syncAppVersion });
   }
 
+  /** Uploads an NPT exam (multipart, the field `file`). */
+  uploadExam(bytes: Uint8Array, fileName: string): Promise<DeviceExamResponse> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
+    return this.call('POST', '/device/exams', form);
+  }
+
   private async call<T>(method: string, path: string, body: unknown, authenticated = true): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json', Language: 'en' };
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const multipart = body instanceof FormData;
+    // fetch sets a form's multipart type with its boundary itself.
+    if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
     if (authenticated && this.options.credential) headers.Authorization = `Bearer ${this.options.credential}`;
     let response: Response;
     try {
       response = await fetch(new URL(`api${path}`, this.base()), {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+        body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
+        // An exam of up to 100 MB over a slow clinic link takes minutes.
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? (multipart ? 15 * 60_000 : 30_000)),
       });
     } catch (error) {
       throw new DeviceApiError(`cannot reach ${this.options.server}: ${(error as Error).message}`, 0, null, null);
@@ -69,7 +82,8 @@ export class DeviceApi {
     if (!response.ok) {
       const retryAfter = Number(response.headers.get('retry-after'));
       const message = typeof answer.message === 'string' ? answer.message : `${method} ${path} answered ${response.status}`;
-      throw new DeviceApiError(message, response.status, typeof answer.code === 'string' ? answer.code : null, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+      const code = typeof answer.code === 'string' ? answer.code : null;
+      throw new DeviceApiError(message, response.status, code, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null, answer);
     }
     return answer as T;
   }

@@ -3,16 +3,18 @@
 // device and saves the credential in its state folder; later runs use the saved credential.
 import { parseArgs } from 'node:util';
 import { DeviceApi, DeviceApiError } from './client';
+import { UploadLedger } from './outbox-ledger';
 import { loadCredential, saveCredential } from './state';
 import { SyncApp, type SyncEvent, withRetries } from './sync-app';
 
 export const SYNC_APP_VERSION = '1.0.0';
 
-const USAGE = `Usage: npm run device:sync -- [--server URL] [--enrol CODE] [--state DIR]
+const USAGE = `Usage: npm run device:sync -- [--server URL] [--enrol CODE] [--state DIR] [--watch DIR]
 
   --server URL   the product's address (e.g. https://macula.clinic.example); taken from the saved credential when left out
   --enrol CODE   the enrolment code the IT admin was shown (Administration → Devices); needed once
-  --state DIR    where the credential is kept (default .device-sync)
+  --state DIR    where the credential and the record of uploaded files are kept (default .device-sync)
+  --watch DIR    the folder the laser exports its exams to: each .npt file that appears is uploaded once
 
 Exit codes: 0 stopped (Ctrl-C, SIGTERM), 2 wrong arguments, 3 the server refused the code or the credential.`;
 
@@ -28,13 +30,19 @@ function describe(event: SyncEvent): string {
       return `cannot reach the server (${event.reason}); try ${event.failures + 1} in ${(event.inMs / 1000).toFixed(1)} s`;
     case 'refused':
       return `refused: ${event.reason}`;
+    case 'uploaded':
+      return `uploaded ${event.file}: session ${event.treatmentId}${event.before ? ' (the server had it already)' : ''}`;
+    case 'upload-refused':
+      return `the server refused ${event.file} (not sent again): ${event.reason}`;
   }
 }
 
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { server: { type: 'string' }, enrol: { type: 'string' }, state: { type: 'string', default: '.device-sync' }, help: { type: 'boolean' } } }).values;
+    args = parseArgs({
+      options: { server: { type: 'string' }, enrol: { type: 'string' }, state: { type: 'string', default: '.device-sync' }, watch: { type: 'string' }, help: { type: 'boolean' } },
+    }).values;
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     return 2;
@@ -73,7 +81,8 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const app = new SyncApp(api.withCredential(saved.credential), options);
+  const watch = args.watch ? { dir: args.watch, ledger: await UploadLedger.open(stateDir) } : undefined;
+  const app = new SyncApp(api.withCredential(saved.credential), { ...options, watch });
   const stop = () => {
     say('stopping');
     app.stop();

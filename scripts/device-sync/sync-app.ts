@@ -1,12 +1,15 @@
 // The reference sync app's loop (issue 29): it reports the device by heartbeat every `heartbeatSeconds` the
-// server names, and rides out a server that restarts or cannot be reached by retrying with back-off (the
+// server names, uploads the exams that appear in the watched folder (each once: outbox-ledger.ts), and rides out a server that restarts or cannot be reached by retrying with back-off (the
 // server's Retry-After first). A refused credential ends it: the device must be enrolled again.
 import { type DeviceApi, DeviceApiError } from './client';
+import { settledExams, type UploadLedger } from './outbox-ledger';
 
 export type SyncEvent =
   | { kind: 'online'; deviceId: string; heartbeatSeconds: number }
   | { kind: 'retrying'; inMs: number; failures: number; reason: string }
-  | { kind: 'refused'; reason: string };
+  | { kind: 'refused'; reason: string }
+  | { kind: 'uploaded'; file: string; treatmentId: string; before: boolean }
+  | { kind: 'upload-refused'; file: string; reason: string };
 
 export interface SyncAppOptions {
   /** The sync app's version, reported with each heartbeat. */
@@ -14,6 +17,8 @@ export interface SyncAppOptions {
   log: (event: SyncEvent) => void;
   /** Back-off's random share (tests pin it). */
   random?: () => number;
+  /** The folder the laser exports its exams to, and what of it the server has. */
+  watch?: { dir: string; ledger: UploadLedger };
 }
 
 /** The longest wait between tries while the server cannot be reached. */
@@ -59,6 +64,7 @@ export class SyncApp {
         const { deviceId, heartbeatSeconds } = beat.data;
         if (!wasOnline) this.options.log({ kind: 'online', deviceId, heartbeatSeconds });
         wasOnline = true;
+        await this.uploadNewExams();
         await this.sleep(heartbeatSeconds * 1000);
       } catch (error) {
         if (!(error instanceof DeviceApiError)) throw error;
@@ -68,6 +74,36 @@ export class SyncApp {
       }
     }
     return 'stopped';
+  }
+
+  /**
+   * Sends each settled exam of the watched folder the ledger does not know, one at a time. The server's answer
+   * goes into the ledger: the session made, the session it made before (a duplicate: an earlier answer was
+   * lost), or why it refused the file (not retried). A refused credential is thrown to `run`.
+   */
+  private async uploadNewExams(): Promise<void> {
+    const watch = this.options.watch;
+    if (!watch) return;
+    for (const exam of await settledExams(watch.dir)) {
+      if (this.stopped) return;
+      if (watch.ledger.has(exam.sha256)) continue;
+      try {
+        const answer = await withRetries(() => this.api.uploadExam(exam.bytes, exam.name), this, this.options);
+        if (!answer) return;
+        await watch.ledger.record(exam.sha256, { file: exam.name, treatmentId: answer.data.treatmentId });
+        this.options.log({ kind: 'uploaded', file: exam.name, treatmentId: answer.data.treatmentId, before: false });
+      } catch (error) {
+        if (!(error instanceof DeviceApiError) || error.status === 401) throw error;
+        const earlier = error.code === 'treatment.duplicate_upload' ? (error.body.treatment as { id?: unknown } | undefined)?.id : undefined;
+        if (typeof earlier === 'string') {
+          await watch.ledger.record(exam.sha256, { file: exam.name, treatmentId: earlier });
+          this.options.log({ kind: 'uploaded', file: exam.name, treatmentId: earlier, before: true });
+        } else {
+          await watch.ledger.record(exam.sha256, { file: exam.name, refused: error.code ?? String(error.status) });
+          this.options.log({ kind: 'upload-refused', file: exam.name, reason: error.message });
+        }
+      }
+    }
   }
 
   stop(): void {

@@ -249,6 +249,8 @@ export interface TreatmentsTable {
   duty_cycle_percent: number | null;
   /** The device chosen to treat when it is not the exam's own (devices.id); null: the exam's device. */
   treatment_device_id: string | null;
+  /** The device whose sync app uploaded the exam (migration 0017); null for a person's upload. */
+  uploaded_by_device_id: Generated<string | null>;
   /** The exam file's diagnostic data, unknown fields included; null for sessions uploaded before issue 17. */
   diagnostics: NullableJson<ExamDiagnostics>;
   error_params: NullableJson<Record<string, string | number>>;

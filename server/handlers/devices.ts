@@ -1,16 +1,19 @@
 // Devices as API clients (issue 29): the IT admin adds a device, issues enrolment codes and revokes
-// credentials; the sync app enrols and sends heartbeats. The rules are in server/services/device-sync.ts.
+// credentials; the sync app enrols, sends heartbeats and uploads exams. The rules are in server/services/device-sync.ts.
 import type { DeviceInput } from '../../generated/model/deviceInput';
 import type { EnrolDeviceRequest } from '../../generated/model/enrolDeviceRequest';
 import type { HeartbeatRequest } from '../../generated/model/heartbeatRequest';
 import type { AppContext } from '../context';
 import { actorOf, deviceOf, originOf } from '../http/actor';
+import { HttpError } from '../http/errors';
 import type { Handler, Handlers } from '../http/handler';
 import { success } from '../http/handler';
 import { translate } from '../i18n';
 import * as sync from '../services/device-sync';
+import { receiveExam } from '../services/uploads';
+import { isStagedFile } from '../storage';
 
-export function devicesHandlers(ctx: AppContext) {
+export function devicesHandlers(ctx: AppContext, wakeJobs: () => void) {
   const addDevice: Handler<{ Body: DeviceInput }> = async (request, reply) => {
     const added = await sync.addDevice(ctx, actorOf(request), request.body);
     return reply.code(201).send(success(added, translate(request.lang, 'device.added')));
@@ -28,5 +31,14 @@ export function devicesHandlers(ctx: AppContext) {
   const sendDeviceHeartbeat: Handler<{ Body: HeartbeatRequest }> = async (request) =>
     success(await sync.recordHeartbeat(ctx, deviceOf(request), request.body.syncAppVersion));
 
-  return { addDevice, issueDeviceEnrolmentCode, revokeDeviceCredential, enrolDevice, sendDeviceHeartbeat } satisfies Handlers;
+  const uploadDeviceExam: Handler<{ Body: { file?: unknown } | undefined }> = async (request, reply) => {
+    const file = request.body?.file;
+    if (!isStagedFile(file)) throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { file: ['upload.file_required'] });
+    const accepted = await receiveExam(ctx, deviceOf(request), file, {});
+    wakeJobs();
+    const data = { treatmentId: accepted.treatment.id, patientId: accepted.patient.id, patientCreated: accepted.patientCreated, sha256: file.sha256 };
+    return reply.code(201).send(success(data, translate(request.lang, 'treatment.uploaded')));
+  };
+
+  return { addDevice, issueDeviceEnrolmentCode, revokeDeviceCredential, enrolDevice, sendDeviceHeartbeat, uploadDeviceExam } satisfies Handlers;
 }

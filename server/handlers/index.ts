@@ -24,7 +24,7 @@ export function allHandlers(ctx: AppContext, wakeJobs: () => void): AllHandlers 
     ...twoFactorHandlers(ctx),
     ...usersHandlers(ctx),
     ...clinicHandlers(ctx),
-    ...devicesHandlers(ctx),
+    ...devicesHandlers(ctx, wakeJobs),
     ...notificationsHandlers(ctx),
     ...patientsHandlers(ctx),
     ...realtimeHandlers(ctx),

@@ -70,20 +70,20 @@ export const FORM_BODY_LIMIT = AVATAR_MAX_BYTES + 256 * 1024;
 
 /**
  * `exempt`: routes outside the contract that read their bodies themselves (the realtime events API).
- * `uploadRoute` alone may take `uploadLimit` (an exam file); a form with an avatar takes FORM_BODY_LIMIT and
+ * `uploadRoutes` alone may take `uploadLimit` (an exam file); a form with an avatar takes FORM_BODY_LIMIT and
  * every other body JSON_BODY_LIMIT, so nobody makes the server read 100 MB where a few KiB are expected.
  */
 export function installBodyRules(
   app: FastifyInstance,
   contract: Record<string, unknown>,
-  limits: { uploadRoute: string; uploadLimit: number },
+  limits: { uploadRoutes: readonly string[]; uploadLimit: number },
   exempt: string[] = [],
 ): void {
   const bodies = declaredBodies(contract, '/api');
   const bodyOf = (request: FastifyRequest) => bodies.get(routeKey(request.method, request.routeOptions.url));
   const queries = declaredQueries(contract, '/api');
   const limitOf = (method: string, url: string) => {
-    if (method === 'POST' && url === limits.uploadRoute) return limits.uploadLimit;
+    if (method === 'POST' && limits.uploadRoutes.includes(url)) return limits.uploadLimit;
     return bodies.get(routeKey(method, url))?.types.includes('multipart/form-data') ? FORM_BODY_LIMIT : JSON_BODY_LIMIT;
   };
   // Each contract route reads at most its own limit (Fastify answers 413 once a body grows past it).

@@ -233,7 +233,7 @@ export interface NewPatient {
   description: string | null;
   /** The patient's id on the laser, when an exam file names them. */
   devicePatientId?: string;
-  createdBy: string;
+  createdBy: string | null;
   at: Date;
 }
 

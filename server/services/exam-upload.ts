@@ -8,6 +8,7 @@ import { PatientField } from '../../generated/model/patientField';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
 import type { ExamManifest, NptPatient } from '../../src/domain/npt/manifest';
 import type { Actor } from '../actor';
+import type { DeviceCaller } from './device-sync';
 import { type AppContext, logOf } from '../context';
 import type { Database, PatientRow } from '../db/tables';
 import { removeUnreferenced, type StagedFile } from '../storage';
@@ -174,18 +175,27 @@ function mismatch(lang: Lang, comparison: PatientComparison, known: PatientRow |
   );
 }
 
+/** Who uploads an exam: a signed-in user, or a laser's sync app with its own credential (issue 29). */
+export type ExamUploader = Actor | DeviceCaller;
+
+/** The uploader as the rows and the audit name it: a user (id and role), or a device (its row id, role `device`). */
+function uploaderOf(uploader: ExamUploader): { userId: string | null; role: string; deviceId: string | null } {
+  return 'userId' in uploader ? { userId: uploader.userId, role: uploader.role, deviceId: null } : { userId: null, role: 'device', deviceId: uploader.id };
+}
+
 /**
  * Adds the session of an uploaded exam. `patientId` is the patient the upload was made for (the patient
  * card's "Add new session"); without it the file's patient is matched or created.
  */
 export async function acceptExam(
   ctx: AppContext,
-  uploader: Actor,
+  uploader: ExamUploader,
   file: StagedFile,
   options: { patientId?: string; confirmDevicePatientId?: boolean },
 ): Promise<AcceptedExam> {
   const { clinicId } = uploader;
   const { lang } = uploader;
+  const { userId, role, deviceId } = uploaderOf(uploader);
   const manifest = await readUploadedExam(ctx, file);
   const filePatient = manifest.patient;
 
@@ -227,18 +237,18 @@ export async function acceptExam(
           gender: filePatient.gender,
           description: null,
           devicePatientId: filePatient.deviceSideId,
-          createdBy: uploader.userId,
+          createdBy: userId,
           at: now,
         });
         await audit(tx, uploader, {
           action: 'patient.created',
           outcome: 'success',
           clinicId,
-          actorId: uploader.userId,
-          actorRole: uploader.role,
+          actorId: userId,
+          actorRole: role,
           targetType: 'patient',
           targetId: patientId,
-          detail: { from: 'npt' },
+          detail: { from: 'npt', ...(deviceId && { deviceId }) },
         });
       }
       const number = (await repository.highestSessionNumber(tx, patientId)) + 1;
@@ -251,7 +261,8 @@ export async function acceptExam(
         date: manifest.exam.capturedAt,
         eye: manifest.exam.eye,
         description: null,
-        created_by: uploader.userId,
+        created_by: userId,
+        uploaded_by_device_id: deviceId,
         created_at: now,
         updated_at: now,
         file_path: fileKey,
@@ -272,11 +283,11 @@ export async function acceptExam(
         action: 'treatment.uploaded',
         outcome: 'success',
         clinicId,
-        actorId: uploader.userId,
-        actorRole: uploader.role,
+        actorId: userId,
+        actorRole: role,
         targetType: 'treatment',
         targetId: treatmentId,
-        detail: { patientId, size: file.size, sha256: file.sha256, ...(devicePatientIdConfirmed && { devicePatientIdConfirmed }) },
+        detail: { patientId, size: file.size, sha256: file.sha256, ...(devicePatientIdConfirmed && { devicePatientIdConfirmed }), ...(deviceId && { deviceId }) },
       });
       return { row, patientId };
     });

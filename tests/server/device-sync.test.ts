@@ -5,6 +5,7 @@ import type { Channel } from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelName } from '../../src/domain/realtime/events';
 import { markSilentDevicesOffline } from '../../server/services/device-sync';
+import { smallExam } from './exam-files';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
 import { realtimeClient, subscribed, waitFor } from './realtime-client';
@@ -26,6 +27,14 @@ async function addDevice(token = adminToken, deviceId = newSerial()) {
 
 const enrol = (code: string, headers: Record<string, string> = {}) =>
   server.call<Body>('POST', '/device/enrolment', { token: null, json: { code, syncAppVersion: '1.0.0' }, headers });
+
+function examForm(bytes: Uint8Array, name = 'exam.npt') {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), name);
+  return form;
+}
+
+const uploadFrom = (credential: string, bytes: Uint8Array) => server.call<Body>('POST', '/device/exams', { token: credential, form: examForm(bytes) });
 
 const heartbeat = (credential: string | null, version = '1.0.0') => server.call<Body>('POST', '/device/heartbeat', { token: credential, json: { syncAppVersion: version } });
 
@@ -252,5 +261,52 @@ describe('clinics apart', () => {
     expect((await server.call('POST', `/clinic/devices/${device.id}/enrolment-code`, { token: adminBToken })).status).toBe(404);
     expect((await server.call('DELETE', `/clinic/devices/${device.id}/credential`, { token: adminBToken })).status).toBe(404);
     expect((await heartbeat(device.credential)).status).toBe(200);
+  });
+});
+
+describe('exams from the device', () => {
+  it('are taken as a person’s upload would be: the file’s patient created, then matched; the session attributed to the device', async () => {
+    const device = await enrolledDevice();
+    const first = await smallExam({ seed: 2901, deviceSideId: 'NPT-2901', name: 'Ilse', secondName: 'Gerätlich', birthday: '1950-03-04', gender: 'female' });
+    const answer = await uploadFrom(device.credential, first.bytes);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.data).toMatchObject({ patientCreated: true });
+    expect(answer.body.data.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(answer.body)).not.toContain('Gerätlich');
+    const row = await server.db.selectFrom('treatments').selectAll().where('id', '=', answer.body.data.treatmentId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ uploaded_by_device_id: device.id, created_by: null, clinic_id: clinicId, patient_id: answer.body.data.patientId });
+
+    // The same patient's next exam finds the patient.
+    const second = await smallExam({ seed: 2902, deviceSideId: 'NPT-2901', name: 'Ilse', secondName: 'Gerätlich', birthday: '1950-03-04', gender: 'female' });
+    const next = await uploadFrom(device.credential, second.bytes);
+    expect(next.status).toBe(201);
+    expect(next.body.data).toMatchObject({ patientId: answer.body.data.patientId, patientCreated: false });
+    const patient = await server.call<Body>('GET', `/patients/${answer.body.data.patientId}`, { token: physicianToken });
+    expect(patient.body.data).toMatchObject({ secondName: 'Gerätlich', treatmentsCount: 2 });
+
+    const audited = await server.db.selectFrom('audit_log').select(['action', 'actor_role', 'actor_id']).where('target_id', '=', answer.body.data.treatmentId).execute();
+    expect(audited).toEqual([{ action: 'treatment.uploaded', actor_role: 'device', actor_id: null }]);
+  });
+
+  it('the same file again makes no second session: 409 naming the session it made', async () => {
+    const device = await enrolledDevice();
+    const exam = await smallExam({ seed: 2903 });
+    const first = await uploadFrom(device.credential, exam.bytes);
+    expect(first.status).toBe(201);
+    const again = await uploadFrom(device.credential, exam.bytes);
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'treatment.duplicate_upload', treatment: { id: first.body.data.treatmentId } });
+    const sessions = await server.db.selectFrom('treatments').select('id').where('file_sha256', '=', first.body.data.sha256).execute();
+    expect(sessions).toHaveLength(1);
+  });
+
+  it('refuses what a person’s upload refuses (not an NPT file: 422) and a revoked device (401)', async () => {
+    const device = await enrolledDevice();
+    const junk = await uploadFrom(device.credential, new TextEncoder().encode('not a zip at all'));
+    expect(junk.status).toBe(422);
+    await server.call('DELETE', `/clinic/devices/${device.id}/credential`, { token: adminToken });
+    const exam = await smallExam({ seed: 2904 });
+    expect((await uploadFrom(device.credential, exam.bytes)).status).toBe(401);
+    expect(await server.db.selectFrom('treatments').select('id').where('uploaded_by_device_id', '=', device.id).execute()).toEqual([]);
   });
 });

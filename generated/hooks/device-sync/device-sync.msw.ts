@@ -14,6 +14,10 @@ import type {
 } from '../../model/deviceCredentialResponse';
 
 import type {
+  DeviceExamResponse
+} from '../../model/deviceExamResponse';
+
+import type {
   HeartbeatResponse
 } from '../../model/heartbeatResponse';
 
@@ -21,6 +25,8 @@ import type {
 export const getEnrolDeviceResponseMock = (): DeviceCredentialResponse => ({"status":"Success","message":"Device enrolled.","data":{"credential":"mpd_8eQw2Zr1xYb7TnK4pLs9VmC3dF6hJ0aG5uN2oR8iW1e","id":"f80c16c8-a8b6-4af9-be73-386157eee8db","deviceId":"NAV-533-00587","heartbeatSeconds":10,"offlineAfterSeconds":30}})
 
 export const getSendDeviceHeartbeatResponseMock = (): HeartbeatResponse => ({"status":"Success","data":{"id":"6b8f1cd0-0663-4009-8a0a-d4845894bfb9","deviceId":"NAV-533-00412","syncAppStatus":"RUNNING","lastSeenAt":"2026-11-21T10:14:00Z","heartbeatSeconds":10,"offlineAfterSeconds":30}})
+
+export const getUploadDeviceExamResponseMock = (): DeviceExamResponse => ({"status":"Success","message":"Session added successfully","data":{"treatmentId":"3b9d5f17-4c6e-4a8b-9e2f-0a2c4e6a8d4f","patientId":"c3e5a7b9-2d4f-4a6b-8c1d-3e4f5a6b7c83","patientCreated":false,"sha256":"9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f"}})
 
 
 export const getEnrolDeviceMockHandler = (overrideResponse?: DeviceCredentialResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<DeviceCredentialResponse> | DeviceCredentialResponse), options?: RequestHandlerOptions) => {
@@ -46,7 +52,20 @@ export const getSendDeviceHeartbeatMockHandler = (overrideResponse?: HeartbeatRe
       })
   }, options)
 }
+
+export const getUploadDeviceExamMockHandler = (overrideResponse?: DeviceExamResponse | ((info: Parameters<Parameters<typeof http.post>[1]>[0]) => Promise<DeviceExamResponse> | DeviceExamResponse), options?: RequestHandlerOptions) => {
+  return http.post('*/device/exams', async (info) => {
+  
+    return new HttpResponse(JSON.stringify(overrideResponse !== undefined
+    ? (typeof overrideResponse === "function" ? await overrideResponse(info) : overrideResponse)
+    : getUploadDeviceExamResponseMock()),
+      { status: 201,
+        headers: { 'Content-Type': 'application/json' }
+      })
+  }, options)
+}
 export const getDeviceSyncMock = () => [
   getEnrolDeviceMockHandler(),
-  getSendDeviceHeartbeatMockHandler()
+  getSendDeviceHeartbeatMockHandler(),
+  getUploadDeviceExamMockHandler()
 ]

@@ -20,8 +20,16 @@ import type {
 } from '../../model/deviceCredentialResponse';
 
 import type {
+  DeviceExamResponse
+} from '../../model/deviceExamResponse';
+
+import type {
   DeviceUnauthorizedResponse
 } from '../../model/deviceUnauthorizedResponse';
+
+import type {
+  DuplicateUploadError
+} from '../../model/duplicateUploadError';
 
 import type {
   EnrolDeviceRequest
@@ -48,8 +56,16 @@ import type {
 } from '../../model/payloadTooLargeResponse';
 
 import type {
+  ServiceUnavailableResponse
+} from '../../model/serviceUnavailableResponse';
+
+import type {
   TooManyRequestsResponse
 } from '../../model/tooManyRequestsResponse';
+
+import type {
+  TreatmentUpload
+} from '../../model/treatmentUpload';
 
 import type {
   UnsupportedMediaTypeResponse
@@ -194,6 +210,73 @@ export const useSendDeviceHeartbeat = <TError = ErrorType<BadRequestResponse | D
       > => {
 
       const mutationOptions = getSendDeviceHeartbeatMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * **Addition.** The sync app uploads an NPT exam file as a person's upload would be taken (multipart, the single field `file`): the same validation, processing, patient matching (the file's patient is found or created) and duplicate rule, and the session is attributed to the device (and counted for it in billing). The file's SHA-256 is its idempotency key: the same file again answers 409 `treatment.duplicate_upload` naming the session it made, so a sync app that lost an answer retries safely and never makes a second session.
+ * @summary Upload an exam from the laser
+ */
+export const uploadDeviceExam = (
+    treatmentUpload: BodyType<TreatmentUpload>,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      const formData = new FormData();
+formData.append(`file`, treatmentUpload.file)
+
+      return apiClient<DeviceExamResponse>(
+      {url: `/device/exams`, method: 'POST',
+      headers: {'Content-Type': 'multipart/form-data', },
+       data: formData, signal
+    },
+      options);
+    }
+  
+
+
+export const getUploadDeviceExamMutationOptions = <TError = ErrorType<BadRequestResponse | DeviceUnauthorizedResponse | ForbiddenResponse | DuplicateUploadError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadDeviceExam>>, TError,{data: BodyType<TreatmentUpload>}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof uploadDeviceExam>>, TError,{data: BodyType<TreatmentUpload>}, TContext> => {
+
+const mutationKey = ['uploadDeviceExam'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof uploadDeviceExam>>, {data: BodyType<TreatmentUpload>}> = (props) => {
+          const {data} = props ?? {};
+
+          return  uploadDeviceExam(data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type UploadDeviceExamMutationResult = NonNullable<Awaited<ReturnType<typeof uploadDeviceExam>>>
+    export type UploadDeviceExamMutationBody = BodyType<TreatmentUpload>
+    export type UploadDeviceExamMutationError = ErrorType<BadRequestResponse | DeviceUnauthorizedResponse | ForbiddenResponse | DuplicateUploadError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse | ServiceUnavailableResponse>
+
+    /**
+ * @summary Upload an exam from the laser
+ */
+export const useUploadDeviceExam = <TError = ErrorType<BadRequestResponse | DeviceUnauthorizedResponse | ForbiddenResponse | DuplicateUploadError | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | TooManyRequestsResponse | ServiceUnavailableResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof uploadDeviceExam>>, TError,{data: BodyType<TreatmentUpload>}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof uploadDeviceExam>>,
+        TError,
+        {data: BodyType<TreatmentUpload>},
+        TContext
+      > => {
+
+      const mutationOptions = getUploadDeviceExamMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

@@ -58,3 +58,11 @@ export const sendDeviceHeartbeatResponse = zod.object({
 }).describe('How often the sync app reports itself, and after how long a silence the device is shown Offline.'))
 })
 
+/**
+ * **Addition.** The sync app uploads an NPT exam file as a person's upload would be taken (multipart, the single field `file`): the same validation, processing, patient matching (the file's patient is found or created) and duplicate rule, and the session is attributed to the device (and counted for it in billing). The file's SHA-256 is its idempotency key: the same file again answers 409 `treatment.duplicate_upload` naming the session it made, so a sync app that lost an answer retries safely and never makes a second session.
+ * @summary Upload an exam from the laser
+ */
+export const uploadDeviceExamBody = zod.strictObject({
+  "file": zod.instanceof(File)
+}).describe('NPT exam file exported by the laser (the single field `file`; another field is refused).')
+

@@ -2,7 +2,7 @@
 // enrolment code an IT admin is shown and the credential the sync app exchanges it for, both kept only as
 // SHA-256 hashes (256 random bits for the credential; the code is short but lives 15 minutes, works once and
 // its guessing is throttled), when the credential was issued or revoked, and the version the sync app
-// reports with its heartbeats. Plain SQL that runs unchanged on PGlite and PostgreSQL.
+// reports with its heartbeats; the device a session's exam came from. Plain SQL that runs unchanged on PGlite and PostgreSQL.
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -18,11 +18,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create unique index devices_credential_key on devices (credential_hash) where credential_hash is not null;
     -- The sweep for devices gone silent: only the few online ones are looked at.
     create index devices_online_idx on devices (last_seen_at) where sync_app_status = 'RUNNING';
+    -- The device whose sync app uploaded a session's exam (null: a person's upload, or the device removed).
+    alter table treatments add column uploaded_by_device_id uuid references devices (id) on delete set null;
   `.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
+    alter table treatments drop column uploaded_by_device_id;
     drop index devices_online_idx;
     drop index devices_credential_key;
     drop index devices_enrolment_code_key;
