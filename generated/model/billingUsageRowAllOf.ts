@@ -6,6 +6,6 @@ import type { BillingUsageRowAllOfDeviceId } from './billingUsageRowAllOfDeviceI
 
 export type BillingUsageRowAllOf = {
   month: BillingMonth;
-  /** The device id named in the exam files; null when they named none. */
+  /** The serial of the enrolled laser that uploaded the exams, else the device id the exam files name; null when they named none. */
   deviceId: BillingUsageRowAllOfDeviceId;
 };

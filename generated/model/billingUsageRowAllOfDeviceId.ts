@@ -3,6 +3,6 @@
  */
 
 /**
- * The device id named in the exam files; null when they named none.
+ * The serial of the enrolled laser that uploaded the exams, else the device id the exam files name; null when they named none.
  */
 export type BillingUsageRowAllOfDeviceId = string | null;

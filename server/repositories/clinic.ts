@@ -133,15 +133,22 @@ export interface UsageCount {
 
 const month = (column: string) => sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM')`;
 
+/**
+ * The laser a session is counted for: the enrolled device whose sync app uploaded its exam (its identity, issue
+ * 29), else the device the exam file names.
+ */
+const billedDevice = sql<string | null>`coalesce(d.device_id, t.device_id)`;
+
 /** Exams uploaded per month (UTC) and device in [start, end): the clinic's sessions by their creation. */
 export function examsPerMonth(db: Queryable, clinicId: string, start: Date, end: Date): Promise<UsageCount[]> {
   return db
     .selectFrom('treatments as t')
-    .select([month('t.created_at').as('month'), 't.device_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .leftJoin('devices as d', 'd.id', 't.uploaded_by_device_id')
+    .select([month('t.created_at').as('month'), billedDevice.as('device_id'), (eb) => eb.fn.countAll<number>().as('n')])
     .where('t.clinic_id', '=', clinicId)
     .where('t.created_at', '>=', start)
     .where('t.created_at', '<', end)
-    .groupBy([sql`1`, 't.device_id'])
+    .groupBy([sql`1`, sql`2`])
     .execute();
 }
 
@@ -156,11 +163,12 @@ export function planChangesPerMonth(
   return db
     .selectFrom('plan_changes as c')
     .innerJoin('treatments as t', 't.id', 'c.treatment_id')
-    .select([month('c.at').as('month'), 't.device_id', 'c.action', (eb) => eb.fn.countAll<number>().as('n')])
+    .leftJoin('devices as d', 'd.id', 't.uploaded_by_device_id')
+    .select([month('c.at').as('month'), billedDevice.as('device_id'), 'c.action', (eb) => eb.fn.countAll<number>().as('n')])
     .where('t.clinic_id', '=', clinicId)
     .where('c.action', 'in', actions)
     .where('c.at', '>=', start)
     .where('c.at', '<', end)
-    .groupBy([sql`1`, 't.device_id', 'c.action'])
+    .groupBy([sql`1`, sql`2`, 'c.action'])
     .execute();
 }

@@ -309,4 +309,16 @@ describe('exams from the device', () => {
     expect((await uploadFrom(device.credential, exam.bytes)).status).toBe(401);
     expect(await server.db.selectFrom('treatments').select('id').where('uploaded_by_device_id', '=', device.id).execute()).toEqual([]);
   });
+
+  it('count in billing for the device that uploaded them, whatever device the file names', async () => {
+    const device = await enrolledDevice();
+    const exam = await smallExam({ seed: 2905, deviceId: 'FILE-NAMES-0001' });
+    expect((await uploadFrom(device.credential, exam.bytes)).status).toBe(201);
+    const month = server.clock.now().toISOString().slice(0, 7);
+    const usage = await server.call<Body>('GET', `/clinic/billing?from=${month}&to=${month}`, { token: adminToken });
+    expect(usage.status).toBe(200);
+    const rows: Body[] = usage.body.data.rows;
+    expect(rows.find((row) => row.deviceId === device.deviceId)).toMatchObject({ examsUploaded: 1 });
+    expect(rows.find((row) => row.deviceId === 'FILE-NAMES-0001')).toBeUndefined();
+  });
 });

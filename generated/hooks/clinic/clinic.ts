@@ -819,7 +819,7 @@ export const useRevokeDeviceCredential = <TError = ErrorType<UnauthorizedRespons
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * **Addition.** What the clinic used from month `from` to month `to` (both included, `YYYY-MM`, months in UTC, at most 36 of them): per month and laser system, the exams uploaded (sessions made from an NPT file), the plans signed off and the parameter sets produced. The device is the one named in the exam file (`deviceId` null when the file named none). Months and devices without activity are left out; `totals` adds up the range. Shown on the billing tab of /admin, which also offers it as CSV.
+ * **Addition.** What the clinic used from month `from` to month `to` (both included, `YYYY-MM`, months in UTC, at most 36 of them): per month and laser system, the exams uploaded (sessions made from an NPT file), the plans signed off and the parameter sets produced. The device is the enrolled laser whose sync app uploaded the exam, else the one named in the exam file (`deviceId` null when the file named none). Months and devices without activity are left out; `totals` adds up the range. Shown on the billing tab of /admin, which also offers it as CSV.
  * @summary Usage for billing, per month and device
  */
 export const getBillingUsage = (

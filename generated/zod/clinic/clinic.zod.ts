@@ -455,7 +455,7 @@ export const revokeDeviceCredentialResponse = zod.object({
 })
 
 /**
- * **Addition.** What the clinic used from month `from` to month `to` (both included, `YYYY-MM`, months in UTC, at most 36 of them): per month and laser system, the exams uploaded (sessions made from an NPT file), the plans signed off and the parameter sets produced. The device is the one named in the exam file (`deviceId` null when the file named none). Months and devices without activity are left out; `totals` adds up the range. Shown on the billing tab of /admin, which also offers it as CSV.
+ * **Addition.** What the clinic used from month `from` to month `to` (both included, `YYYY-MM`, months in UTC, at most 36 of them): per month and laser system, the exams uploaded (sessions made from an NPT file), the plans signed off and the parameter sets produced. The device is the enrolled laser whose sync app uploaded the exam, else the one named in the exam file (`deviceId` null when the file named none). Months and devices without activity are left out; `totals` adds up the range. Shown on the billing tab of /admin, which also offers it as CSV.
  * @summary Usage for billing, per month and device
  */
 export const getBillingUsageQueryFromRegExp = new RegExp('^[0-9]{4}-(0[1-9]|1[0-2])$');
@@ -479,7 +479,7 @@ export const getBillingUsageResponse = zod.object({
   "to": zod.string().regex(getBillingUsageResponseDataToRegExp).describe('A calendar month (UTC), `YYYY-MM`.'),
   "rows": zod.array(zod.object({
   "month": zod.string().regex(getBillingUsageResponseDataRowsItemMonthRegExp).describe('A calendar month (UTC), `YYYY-MM`.'),
-  "deviceId": zod.string().nullable().describe('The device id named in the exam files; null when they named none.')
+  "deviceId": zod.string().nullable().describe('The serial of the enrolled laser that uploaded the exams, else the device id the exam files name; null when they named none.')
 }).and(zod.object({
   "examsUploaded": zod.number().min(getBillingUsageResponseDataRowsItemExamsUploadedMin).describe('Sessions made from an uploaded NPT file.'),
   "plansSignedOff": zod.number().min(getBillingUsageResponseDataRowsItemPlansSignedOffMin).describe('Plans a physician signed off (a plan signed off again after a packing failure counts again).'),
