@@ -3,6 +3,7 @@
 /** Every operationId of the contract. */
 export const OPERATION_IDS = [
   'acceptInvite',
+  'acknowledgeDeviceParameterSet',
   'addDevice',
   'authorizeBroadcasting',
   'bulkUpdatePatients',
@@ -24,6 +25,7 @@ export const OPERATION_IDS = [
   'deleteUser',
   'deleteUsers',
   'disableTwoFactor',
+  'downloadDeviceParameterSet',
   'downloadParameterSet',
   'downloadTreatmentReport',
   'enrolDevice',
@@ -47,6 +49,7 @@ export const OPERATION_IDS = [
   'issueDeviceEnrolmentCode',
   'listAccessLog',
   'listAnnotationLabels',
+  'listDeviceParameterSets',
   'listDevices',
   'listImageAnnotations',
   'listNotifications',
@@ -59,6 +62,7 @@ export const OPERATION_IDS = [
   'markNotificationsRead',
   'previewClinicSettings',
   'renewRecoveryCodes',
+  'reportDeviceDelivery',
   'reportTreatmentIssue',
   'requestPatientDeletion',
   'resendInvite',

@@ -104,11 +104,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.addHook('onRequest', async (request) => {
     const operation = operations.get(`${request.method} ${request.routeOptions.url ?? ''}`);
     if (!operation || operation.roles.includes('public')) return;
-    // A device's sync app calls its operations with its own credential (issue 29); a user's token there is
-    // a user's, refused by role below, and no token at all is a device that is not enrolled.
-    if (!operation.roles.includes('device')) await authenticate(ctx, request);
-    else if (carriesDeviceCredential(request) || !bearerToken(request)) await authenticateDevice(ctx, request);
-    else await authenticate(ctx, request).catch(asDeviceRefusal);
+    // A device's sync app calls with its own credential (issue 29): a known device is then refused by role
+    // below on any operation not of role `device`, as a user's token is on those. Without a token a device
+    // operation answers as to a device that is not enrolled.
+    const deviceOperation = operation.roles.includes('device');
+    if (carriesDeviceCredential(request) || (deviceOperation && !bearerToken(request))) await authenticateDevice(ctx, request);
+    else if (deviceOperation) await authenticate(ctx, request).catch(asDeviceRefusal);
+    else await authenticate(ctx, request);
     await authorize(ctx, request, operation.operationId, operation.roles);
   });
   // Every file staged for a request is removed once it is answered or abandoned, whatever became of it

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseLogins, parseRolePairs } from './credentials';
-import { DEMO_LOGINS, startReferenceServer, type ReferenceServer } from './reference-server';
+import { DEMO_LOGINS, enrolDemoDevice, startReferenceServer, type ReferenceServer } from './reference-server';
 import { junitReport, textReport } from './report';
 import { runCheck } from './run';
 
@@ -74,13 +74,21 @@ async function main(): Promise<number> {
       maxSeconds: number('max-seconds', values['max-seconds'], 1),
     };
     let url = positionals[0];
+    let referenceProtected: string[] = [];
     if (values.reference) {
       server = await startReferenceServer(number('port', values.port, 1));
       url = server.url;
-      if (!Object.keys(tokens).length && !Object.keys(logins).length) Object.assign(logins, DEMO_LOGINS);
+      const protectedIds: string[] = [];
+      if (!Object.keys(tokens).length && !Object.keys(logins).length) {
+        Object.assign(logins, DEMO_LOGINS);
+        const device = await enrolDemoDevice(url);
+        tokens.device = device.credential;
+        protectedIds.push(device.id);
+      }
       console.log(`Reference server on ${url} (pid ${server.pid})`);
+      referenceProtected = protectedIds;
     }
-    const result = await runCheck({ ...options, url, tokens, logins, skip, contractFile: values.contract, log: (line) => console.log(line) });
+    const result = await runCheck({ ...options, url, tokens, logins, skip, protectedIds: referenceProtected, contractFile: values.contract, log: (line) => console.log(line) });
     console.log(textReport(result));
     if (values.junit) {
       mkdirSync(dirname(values.junit), { recursive: true });

@@ -79,3 +79,29 @@ export async function startReferenceServer(
   }
   return { url: `http://127.0.0.1:${port}`, pid: child.pid!, process: child, output: () => output, stop };
 }
+
+/**
+ * A laser of the demo clinic enrolled for the check (issue 29): the IT admin adds it and its sync app exchanges
+ * the code, as a clinic does. The check calls the `device` operations with its credential and keeps its own
+ * destructive calls (revoking, a new code) off it.
+ */
+export async function enrolDemoDevice(url: string): Promise<{ credential: string; id: string }> {
+  const call = async (path: string, body: unknown, token?: string) => {
+    const response = await fetch(`${url}/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as { data?: Record<string, unknown> & { token?: string } };
+    if (!response.ok) throw new Error(`POST ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+    return answer.data!;
+  };
+  const admin = await call('/sign-in', { email: DEMO_LOGINS.clinic_it_admins.email, password: DEMO_LOGINS.clinic_it_admins.password });
+  const added = (await call('/clinic/devices', { deviceId: `CHECK-${Date.now()}`, opticalHeadId: 'OH-CHECK', camera: 'Contract check' }, admin.token)) as {
+    device: { id: string };
+    enrolment: { code: string };
+  };
+  const enrolled = (await call('/device/enrolment', { code: added.enrolment.code, syncAppVersion: 'contract-check' })) as { credential: string };
+  return { credential: enrolled.credential, id: added.device.id };
+}
+

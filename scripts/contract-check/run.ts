@@ -19,6 +19,8 @@ export interface RunOptions extends CredentialOptions {
   maxSeconds: number;
   /** operationIds to leave out, each with the reason (counted and reported). */
   skip: Record<string, string>;
+  /** Ids the destructive phases leave alone (e.g. the device whose credential is among the tokens). */
+  protectedIds?: string[];
   log: (line: string) => void;
 }
 
@@ -154,6 +156,7 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
     await Promise.all(Array.from({ length: concurrency }, worker));
   };
 
+  for (const id of options.protectedIds ?? []) pool.protectedIds.add(id);
   // 1. Credentials: tokens as given, sign-ins once per role.
   for (const [role, token] of Object.entries(options.tokens)) credentials.set(role, { role, token, userId: null, email: null });
   const signIn = signInOperation(contract.operations);

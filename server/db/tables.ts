@@ -151,6 +151,32 @@ export interface SecuritySettingsUsersTable {
   user_id: string;
 }
 
+/** A spot the laser fired, as its sync app reported it (contract DeliveredSpot). */
+export interface DeliveredSpot {
+  id: number;
+  powerMw: number;
+}
+
+export type TransferStatus = 'queued' | 'received' | 'treated' | 'failed' | 'cancelled';
+
+/** A signed plan's parameter set on its way to a laser (migration 0017). */
+export interface ParameterSetTransfersTable {
+  id: Generated<string>;
+  clinic_id: string;
+  treatment_id: string;
+  device_id: string;
+  status: TransferStatus;
+  file_name: string;
+  size: number;
+  sha256: string;
+  queued_at: Timestamp;
+  received_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  /** `treated`: the spots fired. */
+  delivery: NullableJson<DeliveredSpot[]>;
+  failure_reason: string | null;
+}
+
 export interface DevicesTable {
   id: Generated<string>;
   clinic_id: string;
@@ -420,6 +446,7 @@ export interface Tables {
   security_settings: SecuritySettingsTable;
   security_settings_users: SecuritySettingsUsersTable;
   devices: DevicesTable;
+  parameter_set_transfers: ParameterSetTransfersTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   patients: PatientsTable;
@@ -448,6 +475,7 @@ export type PatientRow = Selectable<PatientsTable>;
 export type TreatmentRow = Selectable<TreatmentsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 export type DeviceRow = Selectable<DevicesTable>;
+export type TransferRow = Selectable<ParameterSetTransfersTable>;
 export type SecuritySettingsRow = Selectable<SecuritySettingsTable>;
 export type TreatmentImageRow = Selectable<TreatmentImagesTable>;
 export type JobRow = Selectable<JobsTable>;

@@ -1,8 +1,11 @@
 // Devices as API clients (issue 29): the IT admin adds a device, issues enrolment codes and revokes
-// credentials; the sync app enrols, sends heartbeats and uploads exams. The rules are in server/services/device-sync.ts.
+// credentials; the sync app enrols, sends heartbeats, uploads exams, and fetches, confirms and reports the signed
+// plans' parameter sets. The rules are in server/services/device-sync.ts and transfers.ts.
+import type { DeliveryReport } from '../../generated/model/deliveryReport';
 import type { DeviceInput } from '../../generated/model/deviceInput';
 import type { EnrolDeviceRequest } from '../../generated/model/enrolDeviceRequest';
 import type { HeartbeatRequest } from '../../generated/model/heartbeatRequest';
+import type { TransferReceipt } from '../../generated/model/transferReceipt';
 import type { AppContext } from '../context';
 import { actorOf, deviceOf, originOf } from '../http/actor';
 import { HttpError } from '../http/errors';
@@ -10,6 +13,7 @@ import type { Handler, Handlers } from '../http/handler';
 import { success } from '../http/handler';
 import { translate } from '../i18n';
 import * as sync from '../services/device-sync';
+import * as transfers from '../services/transfers';
 import { receiveExam } from '../services/uploads';
 import { isStagedFile } from '../storage';
 
@@ -40,5 +44,33 @@ export function devicesHandlers(ctx: AppContext, wakeJobs: () => void) {
     return reply.code(201).send(success(data, translate(request.lang, 'treatment.uploaded')));
   };
 
-  return { addDevice, issueDeviceEnrolmentCode, revokeDeviceCredential, enrolDevice, sendDeviceHeartbeat, uploadDeviceExam } satisfies Handlers;
+  const listDeviceParameterSets: Handler = async (request) => success(await transfers.listDeviceTransfers(ctx, deviceOf(request)));
+
+  const downloadDeviceParameterSet: Handler<{ Params: { id: string } }> = async (request, reply) => {
+    const file = await transfers.deviceParameterSetFile(ctx, deviceOf(request), request.params.id);
+    return reply
+      .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+      .header('Cache-Control', 'no-store')
+      .type('application/octet-stream')
+      .send(file.bytes);
+  };
+
+  const acknowledgeDeviceParameterSet: Handler<{ Params: { id: string }; Body: TransferReceipt }> = async (request) =>
+    success(await transfers.acknowledgeTransfer(ctx, deviceOf(request), request.params.id, request.body.sha256), translate(request.lang, 'transfer.received'));
+
+  const reportDeviceDelivery: Handler<{ Params: { id: string }; Body: DeliveryReport }> = async (request) =>
+    success(await transfers.reportDelivery(ctx, deviceOf(request), request.params.id, request.body), translate(request.lang, 'transfer.delivered'));
+
+  return {
+    addDevice,
+    issueDeviceEnrolmentCode,
+    revokeDeviceCredential,
+    enrolDevice,
+    sendDeviceHeartbeat,
+    uploadDeviceExam,
+    listDeviceParameterSets,
+    downloadDeviceParameterSet,
+    acknowledgeDeviceParameterSet,
+    reportDeviceDelivery,
+  } satisfies Handlers;
 }

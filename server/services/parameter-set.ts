@@ -38,6 +38,7 @@ import { notify } from './notifications';
 import { patientLabel } from './patients';
 import { runTask } from '../workers/pool';
 import { Handover } from '../workers/transfer';
+import { queueParameterSet } from './transfers';
 
 /**
  * The plan's invariants before sign-off and before packing, consistency and clinical limits alike, against
@@ -217,6 +218,8 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
           revision,
           details: { spots: nptPlan.spots.length, size: bytes.length },
         });
+        // To the laser that treats (issue 29), when its sync app is enrolled; else it is downloaded by hand.
+        await queueParameterSet(tx, row, treating?.id ?? null, parameterSet, now);
       });
       announceChange(ctx, row);
     },

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_LOGINS, startReferenceServer, type ReferenceServer } from '../../scripts/contract-check/reference-server';
+import { DEMO_LOGINS, enrolDemoDevice, startReferenceServer, type ReferenceServer } from '../../scripts/contract-check/reference-server';
 import { junitReport, textReport } from '../../scripts/contract-check/report';
 import { runCheck } from '../../scripts/contract-check/run';
 
@@ -25,6 +25,8 @@ afterAll(async () => {
 
 describe('contract check against the reference server', () => {
   it(`finds no failure in ${REQUESTS} requests`, async () => {
+    // A laser of the demo clinic, enrolled, for the `device` operations (issue 29).
+    const device = await enrolDemoDevice(server.url);
     const result = await runCheck({
       url: server.url,
       contractFile: join(process.cwd(), 'generated/openapi.yaml'),
@@ -33,7 +35,8 @@ describe('contract check against the reference server', () => {
       concurrency: 4,
       timeoutMs: 15_000,
       maxSeconds: 150,
-      tokens: {},
+      tokens: { device: device.credential },
+      protectedIds: [device.id],
       logins: { ...DEMO_LOGINS },
       skip: {},
       log: () => {},
@@ -42,7 +45,7 @@ describe('contract check against the reference server', () => {
     writeFileSync(join('test-results', 'contract-check.xml'), junitReport(result));
     expect(result.stoppedEarly).toBeNull();
     expect(result.requests).toBeGreaterThanOrEqual(REQUESTS);
-    expect(result.credentials.sort()).toEqual(['clinic_it_admins', 'clinic_nurses', 'clinic_physicians']);
+    expect(result.credentials.sort()).toEqual(['clinic_it_admins', 'clinic_nurses', 'clinic_physicians', 'device']);
     expect(result.failures.length, textReport(result)).toBe(0);
   }, 200_000);
 });

@@ -212,10 +212,13 @@ describe('heartbeats, Online and Offline', () => {
     }
   });
 
-  it('a user’s token is no device’s (403), and a device credential opens no user operation (401)', async () => {
+  it('a user’s token opens no device operation, and a device’s credential no user operation (403 by role)', async () => {
     const device = await enrolledDevice();
     expect((await heartbeat(adminToken)).status).toBe(403);
-    expect((await server.call('GET', '/clinic/devices', { token: device.credential })).status).toBe(401);
+    expect((await server.call('GET', '/clinic/devices', { token: device.credential })).status).toBe(403);
+    expect((await server.call('GET', '/user/profile', { token: device.credential })).status).toBe(403);
+    // Revoked, it is nobody: 401.
+    await server.call('DELETE', `/clinic/devices/${device.id}/credential`, { token: adminToken });
     expect((await server.call('GET', '/user/profile', { token: device.credential })).status).toBe(401);
   });
 

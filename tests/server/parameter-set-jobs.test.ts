@@ -115,5 +115,5 @@ describe('a server killed while packing the parameter set', () => {
     } finally {
       if (!setup) await db.destroy();
     }
-  });
+  }, 120_000); // three server processes start one after the other: 42–55 s alone on our 2 cores, more beside other suites
 });

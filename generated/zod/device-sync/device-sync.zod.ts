@@ -66,3 +66,87 @@ export const uploadDeviceExamBody = zod.strictObject({
   "file": zod.instanceof(File)
 }).describe('NPT exam file exported by the laser (the single field `file`; another field is refused).')
 
+/**
+ * **Addition.** The signed plans addressed to the calling device that it has not finished: `queued` ones to fetch, and `received` ones whose delivery it has not reported yet, oldest first. Only the device's own clinic's work addressed to it is listed.
+ * @summary The parameter sets waiting for this laser
+ */
+export const listDeviceParameterSetsResponseDataItemSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+
+
+export const listDeviceParameterSetsResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "data": zod.array(zod.object({
+  "id": zod.uuid(),
+  "treatmentId": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "fileName": zod.string(),
+  "size": zod.number().min(1),
+  "sha256": zod.string().regex(listDeviceParameterSetsResponseDataItemSha256RegExp),
+  "queuedAt": zod.iso.datetime({}),
+  "receivedAt": zod.iso.datetime({}).nullable()
+}).describe('**Addition.** A parameter set addressed to the calling device.'))
+})
+
+/**
+ * **Addition.** The sync app confirms the bytes it received by their SHA-256: the transfer is `received` (the physician sees it). Idempotent: confirming again answers the same. A different SHA-256 answers 409 `transfer.checksum_mismatch` (fetch again); a cancelled transfer 409 `transfer.cancelled`.
+ * @summary Confirm a parameter set was received
+ */
+export const acknowledgeDeviceParameterSetBodySha256RegExp = new RegExp('^[0-9a-f]{64}$');
+
+
+export const acknowledgeDeviceParameterSetBody = zod.strictObject({
+  "sha256": zod.string().regex(acknowledgeDeviceParameterSetBodySha256RegExp)
+}).describe('The SHA-256 of the bytes the sync app received; it must be the parameter set\'s.')
+
+export const acknowledgeDeviceParameterSetResponseDataSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+
+
+export const acknowledgeDeviceParameterSetResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "message": zod.string().optional(),
+  "data": zod.object({
+  "id": zod.uuid(),
+  "treatmentId": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "fileName": zod.string(),
+  "size": zod.number().min(1),
+  "sha256": zod.string().regex(acknowledgeDeviceParameterSetResponseDataSha256RegExp),
+  "queuedAt": zod.iso.datetime({}),
+  "receivedAt": zod.iso.datetime({}).nullable()
+}).describe('**Addition.** A parameter set addressed to the calling device.')
+})
+
+/**
+ * **Addition.** After the treatment: `treated` with the spots fired (ids of the plan's spots, each with the power delivered) and when, or `failed` with the laser's reason. Only a received transfer can be reported. Idempotent: the same report again answers the same; another report after the first answers 409 `transfer.already_reported`. A spot id that is not the plan's answers 422. The session shows "Treated on …", and the next visit's earlier treatment shows the delivered spots.
+ * @summary Report what the laser delivered
+ */
+export const reportDeviceDeliveryBodySpotsItemIdMin = 0;export const reportDeviceDeliveryBodySpotsItemPowerMwMax = 5000;export const reportDeviceDeliveryBodySpotsMax = 20000;export const reportDeviceDeliveryBodyReasonMax = 500;
+
+export const reportDeviceDeliveryBody = zod.strictObject({
+  "outcome": zod.enum(['treated', 'failed']),
+  "at": zod.iso.datetime({}).describe('When the treatment ended (or failed).'),
+  "spots": zod.array(zod.strictObject({
+  "id": zod.number().min(reportDeviceDeliveryBodySpotsItemIdMin).describe('The plan\'s spot id.'),
+  "powerMw": zod.number().max(reportDeviceDeliveryBodySpotsItemPowerMwMax).describe('The power the laser delivered, mW.')
+})).max(reportDeviceDeliveryBodySpotsMax).optional(),
+  "reason": zod.string().min(1).max(reportDeviceDeliveryBodyReasonMax).optional()
+}).describe('What the laser did with the plan: `treated` with the spots it fired (ids of the plan\'s spots, each with its power) and when, or `failed` with the reason it gives.')
+
+export const reportDeviceDeliveryResponseDataSha256RegExp = new RegExp('^[0-9a-f]{64}$');
+
+
+export const reportDeviceDeliveryResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "message": zod.string().optional(),
+  "data": zod.object({
+  "id": zod.uuid(),
+  "treatmentId": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "fileName": zod.string(),
+  "size": zod.number().min(1),
+  "sha256": zod.string().regex(reportDeviceDeliveryResponseDataSha256RegExp),
+  "queuedAt": zod.iso.datetime({}),
+  "receivedAt": zod.iso.datetime({}).nullable()
+}).describe('**Addition.** A parameter set addressed to the calling device.')
+})
+

@@ -1,0 +1,100 @@
+// Parameter sets on their way to the lasers (issue 29, migration 0017): queued at packing, fetched and
+// confirmed by the device, reported treated or failed, or cancelled.
+import type { DeliveredSpot, Queryable, TransferRow } from '../db/tables';
+
+const OPEN = ['queued', 'received'] as const;
+
+/** Whether the device holds a credential (only an enrolled device is sent parameter sets). */
+export async function deviceEnrolled(db: Queryable, deviceId: string): Promise<boolean> {
+  const row = await db.selectFrom('devices').select('id').where('id', '=', deviceId).where('credential_hash', 'is not', null).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Cancels the session's open transfer, if any (a new parameter set replaces it). */
+export function cancelOpenTransfers(db: Queryable, treatmentId: string, now: Date): Promise<TransferRow[]> {
+  return db
+    .updateTable('parameter_set_transfers')
+    .set({ status: 'cancelled', finished_at: now })
+    .where('treatment_id', '=', treatmentId)
+    .where('status', 'in', OPEN)
+    .returningAll()
+    .execute();
+}
+
+export interface NewTransfer {
+  clinicId: string;
+  treatmentId: string;
+  deviceId: string;
+  fileName: string;
+  size: number;
+  sha256: string;
+  at: Date;
+}
+
+export function insertTransfer(db: Queryable, transfer: NewTransfer): Promise<TransferRow> {
+  return db
+    .insertInto('parameter_set_transfers')
+    .values({
+      clinic_id: transfer.clinicId,
+      treatment_id: transfer.treatmentId,
+      device_id: transfer.deviceId,
+      status: 'queued',
+      file_name: transfer.fileName,
+      size: transfer.size,
+      sha256: transfer.sha256,
+      queued_at: transfer.at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** What waits for the device: its open transfers, oldest first. */
+export function openTransfersOf(db: Queryable, deviceId: string): Promise<TransferRow[]> {
+  return db.selectFrom('parameter_set_transfers').selectAll().where('device_id', '=', deviceId).where('status', 'in', OPEN).orderBy('queued_at').orderBy('id').execute();
+}
+
+/** A transfer addressed to the device, locked for the rest of the transaction when asked. */
+export function transferOfDevice(db: Queryable, deviceId: string, id: string, lock = false): Promise<TransferRow | undefined> {
+  const query = db.selectFrom('parameter_set_transfers').selectAll().where('device_id', '=', deviceId).where('id', '=', id);
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export function markReceived(db: Queryable, id: string, at: Date): Promise<TransferRow> {
+  return db.updateTable('parameter_set_transfers').set({ status: 'received', received_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export function markCancelled(db: Queryable, id: string, at: Date): Promise<TransferRow> {
+  return db.updateTable('parameter_set_transfers').set({ status: 'cancelled', finished_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export function markFinished(
+  db: Queryable,
+  id: string,
+  outcome: { status: 'treated'; spots: DeliveredSpot[] } | { status: 'failed'; reason: string },
+  at: Date,
+): Promise<TransferRow> {
+  return db
+    .updateTable('parameter_set_transfers')
+    .set(
+      outcome.status === 'treated'
+        ? { status: 'treated', finished_at: at, delivery: JSON.stringify(outcome.spots) }
+        : { status: 'failed', finished_at: at, failure_reason: outcome.reason },
+    )
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The session's latest transfer (what the physician sees), with the device's serial. */
+export function latestTransferOf(db: Queryable, treatmentId: string) {
+  return db
+    .selectFrom('parameter_set_transfers as t')
+    .innerJoin('devices as d', 'd.id', 't.device_id')
+    .selectAll('t')
+    .select('d.device_id as device_serial')
+    .where('t.treatment_id', '=', treatmentId)
+    .orderBy('t.queued_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

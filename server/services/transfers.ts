@@ -1,0 +1,157 @@
+// Signed plans to the laser (issue 29; product.md §9): packing queues the parameter set for the session's
+// treating device when its sync app is enrolled; the device lists what waits for it, fetches the file (checked
+// against its SHA-256 as a person's download is), confirms receipt with the bytes' SHA-256, and reports the
+// delivery (the spots fired, with their powers) or the failure. Receipts and reports are idempotent, so a sync
+// app that lost an answer sends again safely. Every step is audited and shown live on the session.
+import type { DeliveryReport } from '../../generated/model/deliveryReport';
+import type { DeviceTransfer } from '../../generated/model/deviceTransfer';
+import type { AppContext } from '../context';
+import type { DeliveredSpot, Queryable, TransferRow, TreatmentRow } from '../db/tables';
+import { HttpError, notFound } from '../http/errors';
+import { announce, sessionEvents } from '../realtime/announce';
+import * as transfers from '../repositories/transfers';
+import { treatmentById } from '../repositories/treatments';
+import { sha256Hex } from '../storage/store';
+import { runTask } from '../workers/pool';
+import { audit } from './audit';
+import { type DeviceCaller, deviceEntry } from './device-sync';
+import { STEP_INDEX } from './plan-steps';
+
+const iso = (at: Date | string | null) => (at ? new Date(at).toISOString() : null);
+
+export function toDeviceTransfer(row: TransferRow): DeviceTransfer {
+  return {
+    id: row.id,
+    treatmentId: row.treatment_id,
+    status: row.status,
+    fileName: row.file_name,
+    size: row.size,
+    sha256: row.sha256,
+    queuedAt: iso(row.queued_at)!,
+    receivedAt: iso(row.received_at),
+  };
+}
+
+/**
+ * Queues a freshly packed parameter set for the treating device, inside the packing's transaction: an open
+ * transfer of an earlier parameter set of the session is cancelled. Nothing is queued for a device without a
+ * credential (no sync app): the parameter set is downloaded by hand then.
+ */
+export async function queueParameterSet(
+  tx: Queryable,
+  row: Pick<TreatmentRow, 'id' | 'clinic_id'>,
+  deviceId: string | null,
+  parameterSet: { fileName: string; size: number; sha256: string },
+  now: Date,
+): Promise<TransferRow | null> {
+  await transfers.cancelOpenTransfers(tx, row.id, now);
+  if (!deviceId || !(await transfers.deviceEnrolled(tx, deviceId))) return null;
+  return transfers.insertTransfer(tx, { clinicId: row.clinic_id, treatmentId: row.id, deviceId, ...parameterSet, at: now });
+}
+
+export async function listDeviceTransfers(ctx: AppContext, device: DeviceCaller): Promise<DeviceTransfer[]> {
+  return (await transfers.openTransfersOf(ctx.db, device.id)).map(toDeviceTransfer);
+}
+
+const cancelledError = () => new HttpError(409, 'transfer.cancelled', 'transfer.cancelled');
+
+/** The session a transfer belongs to, and whether the transfer's parameter set is still the one to treat with. */
+async function stillValid(ctx: AppContext, transfer: TransferRow): Promise<TreatmentRow | null> {
+  const row = await treatmentById(ctx.db, transfer.treatment_id);
+  const current = row && !row.locked && row.step_index === STEP_INDEX.available && row.plan?.parameterSet?.sha256 === transfer.sha256;
+  return current ? row : null;
+}
+
+const announceSession = (ctx: AppContext, row: Pick<TreatmentRow, 'id' | 'clinic_id' | 'patient_id'>) =>
+  announce(ctx, sessionEvents('treatment.modified', { clinicId: row.clinic_id, patientId: row.patient_id, treatmentId: row.id }));
+
+/**
+ * The parameter-set file of a transfer addressed to the device: 404 for any other, 409 once cancelled (or when
+ * the session no longer treats with it: locked, signed off again), 409 when the stored bytes fail their check.
+ */
+export async function deviceParameterSetFile(ctx: AppContext, device: DeviceCaller, id: string): Promise<{ fileName: string; bytes: Buffer }> {
+  const transfer = await transfers.transferOfDevice(ctx.db, device.id, id);
+  if (!transfer) throw notFound();
+  if (transfer.status === 'cancelled') throw cancelledError();
+  const row = await stillValid(ctx, transfer);
+  if (!row || !row.parameter_set_path) {
+    if (transfer.status === 'queued' || transfer.status === 'received') await transfers.markCancelled(ctx.db, transfer.id, ctx.clock.now());
+    throw cancelledError();
+  }
+  const bytes = await ctx.files.get(row.parameter_set_path);
+  const intact = bytes !== null && bytes.length === transfer.size && sha256Hex(bytes) === transfer.sha256 && (await runTask('checkParameterSet', { bytes }));
+  if (!intact) throw new HttpError(409, 'treatment.parameter_set_corrupted', 'treatment.parameter_set_corrupted');
+  await audit(ctx.db, device, { ...deviceEntry(device), action: 'device.parameter_set_fetched', outcome: 'success', patientIds: [row.patient_id], detail: { transferId: transfer.id, treatmentId: row.id } });
+  return { fileName: transfer.file_name, bytes };
+}
+
+/** The device confirms the bytes it received: `received` (again: the same answer). */
+export async function acknowledgeTransfer(ctx: AppContext, device: DeviceCaller, id: string, sha256: string): Promise<DeviceTransfer> {
+  const now = ctx.clock.now();
+  const { transfer, changed } = await ctx.db.transaction().execute(async (tx) => {
+    const found = await transfers.transferOfDevice(tx, device.id, id, true);
+    if (!found) throw notFound();
+    if (found.status === 'cancelled') throw cancelledError();
+    if (found.sha256 !== sha256.toLowerCase()) throw new HttpError(409, 'transfer.checksum_mismatch', 'transfer.checksum_mismatch');
+    if (found.status !== 'queued') return { transfer: found, changed: false };
+    return { transfer: await transfers.markReceived(tx, found.id, now), changed: true };
+  });
+  if (changed) await recordStep(ctx, device, transfer, 'device.parameter_set_received', {});
+  return toDeviceTransfer(transfer);
+}
+
+const sameSpots = (a: DeliveredSpot[] | null, b: DeliveredSpot[]) => JSON.stringify(a ?? []) === JSON.stringify(b);
+
+/**
+ * What the laser did: `treated` with the spots fired (each a spot of the plan), or `failed` with its reason.
+ * Only a received transfer; the same report again answers the same, another one 409.
+ */
+export async function reportDelivery(ctx: AppContext, device: DeviceCaller, id: string, report: DeliveryReport): Promise<DeviceTransfer> {
+  const spots = (report.spots ?? []).map(({ id: spotId, powerMw }) => ({ id: spotId, powerMw }));
+  const reason = report.reason?.trim() ?? '';
+  if (report.outcome === 'treated' && spots.length === 0) throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { spots: ['transfer.no_spots'] });
+  if (report.outcome === 'failed' && !reason) throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { reason: ['validation.required'] });
+  const at = new Date(report.at);
+  const { transfer, changed } = await ctx.db.transaction().execute(async (tx) => {
+    const found = await transfers.transferOfDevice(tx, device.id, id, true);
+    if (!found) throw notFound();
+    if (found.status === 'cancelled') throw cancelledError();
+    if (found.status === 'queued') throw new HttpError(409, 'transfer.not_received', 'transfer.not_received');
+    if (found.status === 'treated' || found.status === 'failed') {
+      const same =
+        found.status === report.outcome &&
+        found.finished_at !== null &&
+        new Date(found.finished_at).getTime() === at.getTime() &&
+        (report.outcome === 'treated' ? sameSpots(found.delivery, spots) : found.failure_reason === reason);
+      if (!same) throw new HttpError(409, 'transfer.already_reported', 'transfer.already_reported');
+      return { transfer: found, changed: false };
+    }
+    if (report.outcome === 'treated') {
+      const planned = new Set(((await treatmentById(tx, found.treatment_id))?.plan?.spots ?? []).filter((spot) => spot.enabled).map((spot) => spot.id));
+      const unknown = spots.filter((spot) => !planned.has(spot.id));
+      if (unknown.length || new Set(spots.map((spot) => spot.id)).size !== spots.length) {
+        throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { spots: ['transfer.unknown_spot'] });
+      }
+    }
+    const outcome = report.outcome === 'treated' ? { status: 'treated' as const, spots } : { status: 'failed' as const, reason };
+    return { transfer: await transfers.markFinished(tx, found.id, outcome, at), changed: true };
+  });
+  if (changed) {
+    const detail = report.outcome === 'treated' ? { spots: spots.length } : { reason };
+    await recordStep(ctx, device, transfer, report.outcome === 'treated' ? 'device.delivery_treated' : 'device.delivery_failed', detail);
+  }
+  return toDeviceTransfer(transfer);
+}
+
+/** A transfer's step: audited with the session's patient, and the session's screens told. */
+async function recordStep(ctx: AppContext, device: DeviceCaller, transfer: TransferRow, action: string, detail: Record<string, unknown>) {
+  const row = await treatmentById(ctx.db, transfer.treatment_id);
+  await audit(ctx.db, device, {
+    ...deviceEntry(device),
+    action,
+    outcome: 'success',
+    patientIds: row ? [row.patient_id] : [],
+    detail: { transferId: transfer.id, treatmentId: transfer.treatment_id, ...detail },
+  });
+  if (row) announceSession(ctx, row);
+}
