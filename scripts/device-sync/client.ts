@@ -1,7 +1,10 @@
 // What the reference sync app says to the product: the device operations of the contract (tag device-sync),
 // over fetch, with the contract's envelopes. Types come from the generated models.
 import type { DeviceCredentialResponse } from '../../generated/model/deviceCredentialResponse';
+import type { DeliveryReport } from '../../generated/model/deliveryReport';
 import type { DeviceExamResponse } from '../../generated/model/deviceExamResponse';
+import type { DeviceTransferListResponse } from '../../generated/model/deviceTransferListResponse';
+import type { DeviceTransferResponse } from '../../generated/model/deviceTransferResponse';
 import type { HeartbeatResponse } from '../../generated/model/heartbeatResponse';
 
 /** A refusal or failure, with what the sync app needs to decide: retry (when), re-enrol, or give up. */
@@ -47,6 +50,23 @@ export class DeviceApi {
     return this.call('POST', '/device/heartbeat', { syncAppVersion });
   }
 
+  listParameterSets(): Promise<DeviceTransferListResponse> {
+    return this.call('GET', '/device/parameter-sets', undefined);
+  }
+
+  /** The parameter-set file's bytes. */
+  async fetchParameterSet(id: string): Promise<Uint8Array> {
+    return this.call('GET', `/device/parameter-sets/${id}/file`, undefined, true, 'bytes');
+  }
+
+  acknowledge(id: string, sha256: string): Promise<DeviceTransferResponse> {
+    return this.call('POST', `/device/parameter-sets/${id}/receipt`, { sha256 });
+  }
+
+  reportDelivery(id: string, report: DeliveryReport): Promise<DeviceTransferResponse> {
+    return this.call('POST', `/device/parameter-sets/${id}/delivery`, report);
+  }
+
   /** Uploads an NPT exam (multipart, the field `file`). */
   uploadExam(bytes: Uint8Array, fileName: string): Promise<DeviceExamResponse> {
     const form = new FormData();
@@ -54,7 +74,7 @@ export class DeviceApi {
     return this.call('POST', '/device/exams', form);
   }
 
-  private async call<T>(method: string, path: string, body: unknown, authenticated = true): Promise<T> {
+  private async call<T>(method: string, path: string, body: unknown, authenticated = true, answerAs: 'json' | 'bytes' = 'json'): Promise<T> {
     const headers: Record<string, string> = { Accept: 'application/json', Language: 'en' };
     const multipart = body instanceof FormData;
     // fetch sets a form's multipart type with its boundary itself.
@@ -72,6 +92,7 @@ export class DeviceApi {
     } catch (error) {
       throw new DeviceApiError(`cannot reach ${this.options.server}: ${(error as Error).message}`, 0, null, null);
     }
+    if (response.ok && answerAs === 'bytes') return new Uint8Array(await response.arrayBuffer()) as T;
     const text = await response.text();
     let answer: Record<string, unknown> = {};
     try {

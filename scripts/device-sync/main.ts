@@ -3,18 +3,22 @@
 // device and saves the credential in its state folder; later runs use the saved credential.
 import { parseArgs } from 'node:util';
 import { DeviceApi, DeviceApiError } from './client';
+import { mkdir } from 'node:fs/promises';
+import { TransferLedger } from './laser-outbox';
 import { UploadLedger } from './outbox-ledger';
 import { loadCredential, saveCredential } from './state';
 import { SyncApp, type SyncEvent, withRetries } from './sync-app';
 
 export const SYNC_APP_VERSION = '1.0.0';
 
-const USAGE = `Usage: npm run device:sync -- [--server URL] [--enrol CODE] [--state DIR] [--watch DIR]
+const USAGE = `Usage: npm run device:sync -- [--server URL] [--enrol CODE] [--state DIR] [--watch DIR] [--outbox DIR [--simulate-treatment]]
 
   --server URL   the product's address (e.g. https://macula.clinic.example); taken from the saved credential when left out
   --enrol CODE   the enrolment code the IT admin was shown (Administration → Devices); needed once
   --state DIR    where the credential and the record of uploaded files are kept (default .device-sync)
   --watch DIR    the folder the laser exports its exams to: each .npt file that appears is uploaded once
+  --outbox DIR   the folder the laser imports parameter sets from: each signed plan for this laser is fetched there and confirmed
+  --simulate-treatment   stand in for the laser: report each received plan as treated (every spot at its planned power)
 
 Exit codes: 0 stopped (Ctrl-C, SIGTERM), 2 wrong arguments, 3 the server refused the code or the credential.`;
 
@@ -34,6 +38,12 @@ function describe(event: SyncEvent): string {
       return `uploaded ${event.file}: session ${event.treatmentId}${event.before ? ' (the server had it already)' : ''}`;
     case 'upload-refused':
       return `the server refused ${event.file} (not sent again): ${event.reason}`;
+    case 'received':
+      return `parameter set ${event.file} received (transfer ${event.transferId})`;
+    case 'withdrawn':
+      return `transfer ${event.transferId} was withdrawn${event.file ? `: ${event.file} removed from the laser's folder` : ''}`;
+    case 'reported':
+      return `reported transfer ${event.transferId} ${event.outcome}${event.outcome === 'treated' ? ` (${event.spots} spots)` : ''}`;
   }
 }
 
@@ -41,7 +51,11 @@ async function main(): Promise<number> {
   let args;
   try {
     args = parseArgs({
-      options: { server: { type: 'string' }, enrol: { type: 'string' }, state: { type: 'string', default: '.device-sync' }, watch: { type: 'string' }, help: { type: 'boolean' } },
+      options: { server: { type: 'string' }, enrol: { type: 'string' }, state: { type: 'string', default: '.device-sync' }, watch: { type: 'string' },
+        outbox: { type: 'string' },
+        'simulate-treatment': { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
     }).values;
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
@@ -82,7 +96,15 @@ async function main(): Promise<number> {
   }
 
   const watch = args.watch ? { dir: args.watch, ledger: await UploadLedger.open(stateDir) } : undefined;
-  const app = new SyncApp(api.withCredential(saved.credential), { ...options, watch });
+  if (args['simulate-treatment'] && !args.outbox) {
+    console.error(`--simulate-treatment needs --outbox\n\n${USAGE}`);
+    return 2;
+  }
+  const outbox = args.outbox
+    ? { dir: args.outbox, ledger: await TransferLedger.open(stateDir), simulateTreatment: Boolean(args['simulate-treatment']) }
+    : undefined;
+  if (outbox) await mkdir(outbox.dir, { recursive: true });
+  const app = new SyncApp(api.withCredential(saved.credential), { ...options, watch, outbox });
   const stop = () => {
     say('stopping');
     app.stop();

@@ -1,7 +1,9 @@
 // The reference sync app's loop (issue 29): it reports the device by heartbeat every `heartbeatSeconds` the
-// server names, uploads the exams that appear in the watched folder (each once: outbox-ledger.ts), and rides out a server that restarts or cannot be reached by retrying with back-off (the
+// server names, uploads the exams that appear in the watched folder (each once: outbox-ledger.ts), hands the
+// signed plans' parameter sets to the laser's folder and confirms them (laser-outbox.ts), and rides out a server that restarts or cannot be reached by retrying with back-off (the
 // server's Retry-After first). A refused credential ends it: the device must be enrolled again.
 import { type DeviceApi, DeviceApiError } from './client';
+import { placeParameterSet, sha256Of, simulatedTreatment, type TransferLedger, withdrawParameterSet } from './laser-outbox';
 import { settledExams, type UploadLedger } from './outbox-ledger';
 
 export type SyncEvent =
@@ -9,7 +11,10 @@ export type SyncEvent =
   | { kind: 'retrying'; inMs: number; failures: number; reason: string }
   | { kind: 'refused'; reason: string }
   | { kind: 'uploaded'; file: string; treatmentId: string; before: boolean }
-  | { kind: 'upload-refused'; file: string; reason: string };
+  | { kind: 'upload-refused'; file: string; reason: string }
+  | { kind: 'received'; file: string; transferId: string }
+  | { kind: 'withdrawn'; file: string | null; transferId: string }
+  | { kind: 'reported'; transferId: string; outcome: 'treated' | 'failed'; spots: number };
 
 export interface SyncAppOptions {
   /** The sync app's version, reported with each heartbeat. */
@@ -19,6 +24,8 @@ export interface SyncAppOptions {
   random?: () => number;
   /** The folder the laser exports its exams to, and what of it the server has. */
   watch?: { dir: string; ledger: UploadLedger };
+  /** The folder the laser imports parameter sets from; `simulateTreatment` reports each as treated. */
+  outbox?: { dir: string; ledger: TransferLedger; simulateTreatment: boolean };
 }
 
 /** The longest wait between tries while the server cannot be reached. */
@@ -65,6 +72,7 @@ export class SyncApp {
         if (!wasOnline) this.options.log({ kind: 'online', deviceId, heartbeatSeconds });
         wasOnline = true;
         await this.uploadNewExams();
+        await this.takeParameterSets();
         await this.sleep(heartbeatSeconds * 1000);
       } catch (error) {
         if (!(error instanceof DeviceApiError)) throw error;
@@ -102,6 +110,46 @@ export class SyncApp {
           await watch.ledger.record(exam.sha256, { file: exam.name, refused: error.code ?? String(error.status) });
           this.options.log({ kind: 'upload-refused', file: exam.name, reason: error.message });
         }
+      }
+    }
+  }
+
+  /**
+   * Fetches what waits for the device into the laser's folder and confirms it; with `simulateTreatment`,
+   * reports what was received as treated. A transfer withdrawn meanwhile leaves the folder.
+   */
+  private async takeParameterSets(): Promise<void> {
+    const outbox = this.options.outbox;
+    if (!outbox) return;
+    const listed = await withRetries(() => this.api.listParameterSets(), this, this.options);
+    for (const transfer of listed?.data ?? []) {
+      if (this.stopped) return;
+      try {
+        let record = outbox.ledger.get(transfer.id);
+        if (transfer.status === 'queued') {
+          const bytes = await withRetries(() => this.api.fetchParameterSet(transfer.id), this, this.options);
+          if (!bytes) return;
+          // Bytes other than announced are not handed to the laser; the next look fetches again.
+          if (bytes.length !== transfer.size || sha256Of(bytes) !== transfer.sha256) continue;
+          const file = await placeParameterSet(outbox.dir, transfer.fileName, bytes);
+          record = { file };
+          await outbox.ledger.set(transfer.id, record);
+          if (!(await withRetries(() => this.api.acknowledge(transfer.id, transfer.sha256), this, this.options))) return;
+          this.options.log({ kind: 'received', file, transferId: transfer.id });
+        }
+        if (!outbox.simulateTreatment || !record || record.reported) continue;
+        // The report is kept before it is sent: after a restart the same one goes again.
+        const report = record.report ?? (await simulatedTreatment(outbox.dir, record.file, new Date()));
+        await outbox.ledger.set(transfer.id, { ...record, report });
+        if (!(await withRetries(() => this.api.reportDelivery(transfer.id, report), this, this.options))) return;
+        await outbox.ledger.set(transfer.id, { ...record, report, reported: true });
+        this.options.log({ kind: 'reported', transferId: transfer.id, outcome: report.outcome, spots: report.spots?.length ?? 0 });
+      } catch (error) {
+        if (!(error instanceof DeviceApiError) || error.status === 401) throw error;
+        if (error.code !== 'transfer.cancelled') throw error;
+        const record = outbox.ledger.get(transfer.id);
+        if (record) await withdrawParameterSet(outbox.dir, record.file);
+        this.options.log({ kind: 'withdrawn', file: record?.file ?? null, transferId: transfer.id });
       }
     }
   }
