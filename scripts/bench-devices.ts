@@ -6,7 +6,7 @@
 // the lists and of the fetches, errors, and the server's resident memory before and after; exit 1 on any error.
 // PostgreSQL: DATABASE_URL names the server (default postgres://postgres@127.0.0.1:5432/test); the bench makes
 // a database of its own there and drops it afterwards.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -52,10 +52,14 @@ async function call(url: string, method: string, path: string, token: string | n
 }
 
 const quantile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN);
-const residentMiB = (pid: number) => {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : NaN;
-};
+/** The resident memory of the server: the process and its children (tsx runs the server in a child of its own). */
+function residentMiB(pid: number): number {
+  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return rss + children.reduce((sum, child) => sum + residentMiB(child), 0);
+}
 
 class Timings {
   readonly ms: number[] = [];
