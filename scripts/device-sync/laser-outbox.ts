@@ -8,7 +8,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DeliveryReport } from '../../generated/model/deliveryReport';
 import { readParameterSet } from '../../src/domain/npt/read-npt';
-import { writeJsonAtomically } from './state';
+import { Records } from './state';
 
 export const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -19,31 +19,9 @@ interface TransferRecord {
   reported?: boolean;
 }
 
-export class TransferLedger {
-  private constructor(
-    private readonly path: string,
-    private readonly records: Record<string, TransferRecord>,
-  ) {}
-
-  static async open(stateDir: string): Promise<TransferLedger> {
-    const path = join(stateDir, 'transfers.json');
-    try {
-      return new TransferLedger(path, JSON.parse(await readFile(path, 'utf8')) as Record<string, TransferRecord>);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new TransferLedger(path, {});
-      throw error;
-    }
-  }
-
-  get(id: string): TransferRecord | undefined {
-    return this.records[id];
-  }
-
-  async set(id: string, record: TransferRecord): Promise<void> {
-    this.records[id] = record;
-    await writeJsonAtomically(this.path, this.records);
-  }
-}
+/** The transfers by id (`transfers.json` in the state folder). */
+export type TransferLedger = Records<TransferRecord>;
+export const TransferLedger = { open: (stateDir: string): Promise<TransferLedger> => Records.open<TransferRecord>(stateDir, 'transfers.json') };
 
 /** Writes the parameter set into the laser's folder under its own name (never a path of the server's choosing). */
 export async function placeParameterSet(dir: string, fileName: string, bytes: Uint8Array): Promise<string> {

@@ -5,39 +5,13 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeJsonAtomically } from './state';
+import { Records } from './state';
 
 export type LedgerEntry = { file: string; treatmentId: string } | { file: string; refused: string };
 
-export class UploadLedger {
-  private constructor(
-    private readonly path: string,
-    private readonly entries: Record<string, LedgerEntry>,
-  ) {}
-
-  static async open(stateDir: string): Promise<UploadLedger> {
-    const path = join(stateDir, 'uploads.json');
-    try {
-      return new UploadLedger(path, JSON.parse(await readFile(path, 'utf8')) as Record<string, LedgerEntry>);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new UploadLedger(path, {});
-      throw error;
-    }
-  }
-
-  has(sha256: string): boolean {
-    return Object.hasOwn(this.entries, sha256);
-  }
-
-  get(sha256: string): LedgerEntry | undefined {
-    return this.entries[sha256];
-  }
-
-  async record(sha256: string, entry: LedgerEntry): Promise<void> {
-    this.entries[sha256] = entry;
-    await writeJsonAtomically(this.path, this.entries);
-  }
-}
+/** The uploads by the file's SHA-256 (`uploads.json` in the state folder). */
+export type UploadLedger = Records<LedgerEntry>;
+export const UploadLedger = { open: (stateDir: string): Promise<UploadLedger> => Records.open<LedgerEntry>(stateDir, 'uploads.json') };
 
 export interface ExamFile {
   name: string;

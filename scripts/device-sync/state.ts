@@ -1,6 +1,6 @@
 // What the reference sync app keeps between runs, in its state folder: the credential it enrolled with
-// (readable by its own user only). Written whole to a temporary file and renamed, so a crash never leaves
-// half a file.
+// (readable by its own user only), and its records of what the server has. Written whole to a temporary file
+// and renamed, so a crash never leaves half a file.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -32,5 +32,36 @@ export async function loadCredential(stateDir: string): Promise<SavedCredential 
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
+  }
+}
+
+/** Records by key in a JSON file of the state folder, written whole after each change. */
+export class Records<T> {
+  private constructor(
+    private readonly path: string,
+    private readonly records: Record<string, T>,
+  ) {}
+
+  static async open<T>(stateDir: string, fileName: string): Promise<Records<T>> {
+    const path = join(stateDir, fileName);
+    try {
+      return new Records<T>(path, JSON.parse(await readFile(path, 'utf8')) as Record<string, T>);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Records<T>(path, {});
+      throw error;
+    }
+  }
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.records, key);
+  }
+
+  get(key: string): T | undefined {
+    return this.has(key) ? this.records[key] : undefined;
+  }
+
+  async set(key: string, record: T): Promise<void> {
+    this.records[key] = record;
+    await writeJsonAtomically(this.path, this.records);
   }
 }

@@ -98,16 +98,16 @@ export class SyncApp {
       try {
         const answer = await withRetries(() => this.api.uploadExam(exam.bytes, exam.name), this, this.options);
         if (!answer) return;
-        await watch.ledger.record(exam.sha256, { file: exam.name, treatmentId: answer.data.treatmentId });
+        await watch.ledger.set(exam.sha256, { file: exam.name, treatmentId: answer.data.treatmentId });
         this.options.log({ kind: 'uploaded', file: exam.name, treatmentId: answer.data.treatmentId, before: false });
       } catch (error) {
         if (!(error instanceof DeviceApiError) || error.status === 401) throw error;
         const earlier = error.code === 'treatment.duplicate_upload' ? (error.body.treatment as { id?: unknown } | undefined)?.id : undefined;
         if (typeof earlier === 'string') {
-          await watch.ledger.record(exam.sha256, { file: exam.name, treatmentId: earlier });
+          await watch.ledger.set(exam.sha256, { file: exam.name, treatmentId: earlier });
           this.options.log({ kind: 'uploaded', file: exam.name, treatmentId: earlier, before: true });
         } else {
-          await watch.ledger.record(exam.sha256, { file: exam.name, refused: error.code ?? String(error.status) });
+          await watch.ledger.set(exam.sha256, { file: exam.name, refused: error.code ?? String(error.status) });
           this.options.log({ kind: 'upload-refused', file: exam.name, reason: error.message });
         }
       }

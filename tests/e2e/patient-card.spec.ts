@@ -10,7 +10,7 @@ import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { apiAs, createPatient, examFile, uniqueTag, uploadInDialog } from './patients';
 import { signInToHome } from './session';
-import { fill } from './texts';
+import { fill, type Texts } from './texts';
 
 const cardOf = (id: string) => `/physician/patient-card?patientId=${id}`;
 const sessions = (page: Page) => page.getByRole('article');
@@ -134,11 +134,21 @@ test('request deletion: a reason is needed, then the patient is gone from the li
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(card.notFound.title);
 });
 
-test('comparison of the two demo sessions of Maria Schneider: zoom and pan stay in step', async ({ page, staff, texts }) => {
-  await signInToHome(page, texts, await staff.create('clinic_physicians'));
+/**
+ * The demo patient's card from the list, searched for: the click waits until the list shows only the search's
+ * rows. A click while the rows still reorder under the pointer can land beside the link and leave the user on
+ * the list (stop 36's CI: the card's heading stayed "Patients").
+ */
+async function openMariaSchneider(page: Page, texts: Texts) {
   await page.getByLabel(texts.patientList.filters.search).fill('Maria Schneider');
   await expect(page).toHaveURL(/search=Maria/);
+  await expect(page.locator('table.mp-patient-table tbody tr').filter({ hasNotText: 'Schneider' })).toHaveCount(0);
   await page.getByRole('link', { name: 'Schneider, Maria' }).click();
+}
+
+test('comparison of the two demo sessions of Maria Schneider: zoom and pan stay in step', async ({ page, staff, texts }) => {
+  await signInToHome(page, texts, await staff.create('clinic_physicians'));
+  await openMariaSchneider(page, texts);
   const card = texts.patientCard;
   const comparison = page.getByRole('region', { name: card.comparison.title });
   const layers = comparison.getByTestId('comparison-layer');
@@ -177,8 +187,7 @@ test('a session’s buttons stay where they are while its picture loads', async 
     await route.continue();
   });
   await signInToHome(page, texts, await staff.create('clinic_physicians'));
-  await page.getByLabel(texts.patientList.filters.search).fill('Maria Schneider');
-  await page.getByRole('link', { name: 'Schneider, Maria' }).click();
+  await openMariaSchneider(page, texts);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Maria Schneider');
   await expect(sessions(page)).toHaveCount(2);
   const card = texts.patientCard;
