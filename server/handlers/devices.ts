@@ -10,7 +10,7 @@ import type { AppContext } from '../context';
 import { actorOf, deviceOf, originOf } from '../http/actor';
 import { HttpError } from '../http/errors';
 import type { Handler, Handlers } from '../http/handler';
-import { success } from '../http/handler';
+import { sendAttachment, success } from '../http/handler';
 import { translate } from '../i18n';
 import * as sync from '../services/device-sync';
 import * as transfers from '../services/transfers';
@@ -47,12 +47,7 @@ export function devicesHandlers(ctx: AppContext, wakeJobs: () => void) {
   const listDeviceParameterSets: Handler = async (request) => success(await transfers.listDeviceTransfers(ctx, deviceOf(request)));
 
   const downloadDeviceParameterSet: Handler<{ Params: { id: string } }> = async (request, reply) => {
-    const file = await transfers.deviceParameterSetFile(ctx, deviceOf(request), request.params.id);
-    return reply
-      .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
-      .header('Cache-Control', 'no-store')
-      .type('application/octet-stream')
-      .send(file.bytes);
+    return sendAttachment(reply, await transfers.deviceParameterSetFile(ctx, deviceOf(request), request.params.id));
   };
 
   const acknowledgeDeviceParameterSet: Handler<{ Params: { id: string }; Body: TransferReceipt }> = async (request) =>

@@ -10,7 +10,7 @@ import type { MaculaGridInput } from '../../generated/model/maculaGridInput';
 import type { Plan } from '../../generated/model/plan';
 import type { SignOffInput } from '../../generated/model/signOffInput';
 import type { AppContext } from '../context';
-import { type Handler, type Handlers, success } from '../http/handler';
+import { type Handler, type Handlers, sendAttachment, success } from '../http/handler';
 import { translate } from '../i18n';
 import { treatmentDevicesForSession } from '../services/clinical-safety';
 import { listPlanChanges } from '../services/plan-audit';
@@ -40,12 +40,7 @@ export function planningHandlers(ctx: AppContext, wakeJobs: () => void) {
     success(await signOff(ctx, actorOf(request), request.params.id, request.body, wakeJobs), translate(request.lang, 'plan.signed_off_message'));
 
   const downloadParameterSet: Handler<ById> = async (request, reply) => {
-    const file = await parameterSetFile(ctx, actorOf(request), request.params.id);
-    return reply
-      .header('Content-Type', 'application/octet-stream')
-      .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
-      .header('Cache-Control', 'no-store')
-      .send(file.bytes);
+    return sendAttachment(reply, await parameterSetFile(ctx, actorOf(request), request.params.id));
   };
 
   const downloadTreatmentReport: Handler<ById & { Querystring: DownloadTreatmentReportParams }> = async (request, reply) => {

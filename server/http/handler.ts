@@ -23,3 +23,11 @@ export const success = <T>(data: T, message?: string) => ({
 
 /** A success envelope without data (actions). */
 export const done = (message: string) => ({ status: 'Success' as const, message });
+
+/** A file sent as a download: never cached, named as given. */
+export const sendAttachment = (reply: FastifyReply, file: { fileName: string; bytes: Buffer }) =>
+  reply
+    .header('Content-Type', 'application/octet-stream')
+    .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+    .header('Cache-Control', 'no-store')
+    .send(file.bytes);

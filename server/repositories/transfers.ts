@@ -84,17 +84,3 @@ export function markFinished(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
-
-/** The session's latest transfer (what the physician sees), with the device's serial. */
-export function latestTransferOf(db: Queryable, treatmentId: string) {
-  return db
-    .selectFrom('parameter_set_transfers as t')
-    .innerJoin('devices as d', 'd.id', 't.device_id')
-    .selectAll('t')
-    .select('d.device_id as device_serial')
-    .where('t.treatment_id', '=', treatmentId)
-    .orderBy('t.queued_at', 'desc')
-    .orderBy('t.id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}

@@ -230,6 +230,18 @@ export function parameterSetPacking(ctx: AppContext): JobDefinition {
 }
 
 /**
+ * A stored parameter set's bytes, checked before they are sent (to a person or a laser): the size and SHA-256
+ * recorded at packing, and the plan checksum inside it (409 `treatment.parameter_set_corrupted` otherwise).
+ */
+export async function intactParameterSet(ctx: AppContext, path: string, expected: { size: number; sha256: string }): Promise<Buffer> {
+  const bytes = await ctx.files.get(path);
+  // Read in a worker thread from a copy (not moved: these bytes are then sent).
+  const intact = bytes !== null && bytes.length === expected.size && sha256Hex(bytes) === expected.sha256 && (await runTask('checkParameterSet', { bytes }));
+  if (!intact) throw conflict('treatment.parameter_set_corrupted', 'treatment.parameter_set_corrupted');
+  return bytes;
+}
+
+/**
  * The stored parameter set of a session of the actor's reach (404 out of reach, 423 locked), checked: its SHA-256
  * as packed, and the plan checksum inside it. The download is audited with the session's patient.
  */
@@ -240,10 +252,7 @@ export async function parameterSetFile(ctx: AppContext, actor: Actor, treatmentI
   if (row.step_index !== STEP_INDEX.available || !info || !row.parameter_set_path) {
     throw conflict('treatment.parameter_set_not_ready', 'treatment.parameter_set_not_ready');
   }
-  const bytes = await ctx.files.get(row.parameter_set_path);
-  // Read in a worker thread from a copy (not moved: these bytes are then sent).
-  const intact = bytes !== null && bytes.length === info.size && sha256Hex(bytes) === info.sha256 && (await runTask('checkParameterSet', { bytes }));
-  if (!intact) throw conflict('treatment.parameter_set_corrupted', 'treatment.parameter_set_corrupted');
+  const bytes = await intactParameterSet(ctx, row.parameter_set_path, info);
   await audit(ctx.db, actor, { action: 'plan.parameter_set_downloaded', outcome: 'success', targetType: 'treatment', targetId: row.id, patientIds: [row.patient_id] });
   return { fileName: info.fileName, bytes };
 }

@@ -11,10 +11,9 @@ import { HttpError, notFound } from '../http/errors';
 import { announce, sessionEvents } from '../realtime/announce';
 import * as transfers from '../repositories/transfers';
 import { treatmentById } from '../repositories/treatments';
-import { sha256Hex } from '../storage/store';
-import { runTask } from '../workers/pool';
 import { audit } from './audit';
 import { type DeviceCaller, deviceEntry } from './device-sync';
+import { intactParameterSet } from './parameter-set';
 import { STEP_INDEX } from './plan-steps';
 
 const iso = (at: Date | string | null) => (at ? new Date(at).toISOString() : null);
@@ -78,9 +77,7 @@ export async function deviceParameterSetFile(ctx: AppContext, device: DeviceCall
     if (transfer.status === 'queued' || transfer.status === 'received') await transfers.markCancelled(ctx.db, transfer.id, ctx.clock.now());
     throw cancelledError();
   }
-  const bytes = await ctx.files.get(row.parameter_set_path);
-  const intact = bytes !== null && bytes.length === transfer.size && sha256Hex(bytes) === transfer.sha256 && (await runTask('checkParameterSet', { bytes }));
-  if (!intact) throw new HttpError(409, 'treatment.parameter_set_corrupted', 'treatment.parameter_set_corrupted');
+  const bytes = await intactParameterSet(ctx, row.parameter_set_path, transfer);
   await audit(ctx.db, device, { ...deviceEntry(device), action: 'device.parameter_set_fetched', outcome: 'success', patientIds: [row.patient_id], detail: { transferId: transfer.id, treatmentId: row.id } });
   return { fileName: transfer.file_name, bytes };
 }
