@@ -9,6 +9,7 @@ import type { PatientStatus } from './patientStatus';
 import type { PatientLatestSessionDate } from './patientLatestSessionDate';
 import type { PlanStatus } from './planStatus';
 import type { PatientDeviceId } from './patientDeviceId';
+import type { PatientTransferStatus } from './patientTransferStatus';
 import type { PatientDeletionRequest } from './patientDeletionRequest';
 import type { Timestamp } from './timestamp';
 
@@ -34,6 +35,8 @@ export interface Patient {
   treatmentsCount: number;
   /** The patient's id on the laser system (from NPT files), if known. */
   deviceId?: PatientDeviceId;
+  /** **Addition.** Where the latest session's signed plan stands on its way to the laser (issue 29); null when it was never sent to one. */
+  transferStatus?: PatientTransferStatus;
   deletionRequest?: PatientDeletionRequest;
   createdAt: Timestamp;
   updatedAt: Timestamp;

@@ -4,6 +4,7 @@
 import type { Uuid } from './uuid';
 import type { Timestamp } from './timestamp';
 import type { PreviousSessionSignedOffAt } from './previousSessionSignedOffAt';
+import type { PreviousSessionTreatedAt } from './previousSessionTreatedAt';
 
 /**
  * The earlier session whose plan is carried over.
@@ -16,4 +17,6 @@ export interface PreviousSession {
   /** False for a plan that was never signed off (it may not have been lasered). */
   signedOff: boolean;
   signedOffAt?: PreviousSessionSignedOffAt;
+  /** **Addition.** When the laser reported the treatment (issue 29); its spots are then the ones delivered, with the powers delivered, instead of the planned ones. */
+  treatedAt?: PreviousSessionTreatedAt;
 }

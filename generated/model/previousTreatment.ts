@@ -17,7 +17,7 @@ export interface PreviousTreatment {
   /** Every earlier session of this patient's eye with a planned grid, any of which may be shown (`earlierSessionId`): signed-off sessions first, then drafts, each newest first. Empty for `none`. */
   earlierSessions: PreviousSession[];
   registration: PreviousTreatmentRegistration;
-  /** The earlier plan's spots (those not removed), on today's image. */
+  /** The earlier plan's spots (those not removed), on today's image; for a session the laser reported as treated, the spots it fired with the powers it delivered. */
   spots: CarriedSpot[];
   exclusionZones: CarriedZone[];
   /** The earlier spot size on today's image, pixels. */

@@ -9,5 +9,7 @@ export interface TreatmentDevice {
   id: Uuid;
   deviceId: string;
   description: TreatmentDeviceDescription;
+  /** **Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand. */
+  enrolled?: boolean;
   laserProfile: TreatmentDeviceLaserProfile;
 }

@@ -12,6 +12,7 @@ import type { TreatmentSummaryBrightness } from './treatmentSummaryBrightness';
 import type { TreatmentSummaryThumbnailUrl } from './treatmentSummaryThumbnailUrl';
 import type { TreatmentSummaryError } from './treatmentSummaryError';
 import type { TreatmentSummaryModified } from './treatmentSummaryModified';
+import type { TreatmentSummaryTransfer } from './treatmentSummaryTransfer';
 
 /**
  * A treatment (session) as listed on the patient card.
@@ -37,5 +38,7 @@ export interface TreatmentSummary {
   thumbnailUrl?: TreatmentSummaryThumbnailUrl;
   error?: TreatmentSummaryError;
   modified?: TreatmentSummaryModified;
+  /** **Addition.** The signed plan's way to the laser (issue 29): the session's latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand). */
+  transfer?: TreatmentSummaryTransfer;
   createdAt: Timestamp;
 }

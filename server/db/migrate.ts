@@ -17,6 +17,7 @@ import * as twoFactor from './migrations/0014-two-factor';
 import * as accessLog from './migrations/0015-access-log';
 import * as adminListVersions from './migrations/0016-admin-list-versions';
 import * as deviceSync from './migrations/0017-device-sync';
+import * as transferOrder from './migrations/0018-transfer-order';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '0015-access-log': accessLog,
   '0016-admin-list-versions': adminListVersions,
   '0017-device-sync': deviceSync,
+  '0018-transfer-order': transferOrder,
 };
 
 export async function migrate(db: Database, schema?: string): Promise<string[]> {

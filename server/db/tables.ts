@@ -155,6 +155,9 @@ export interface SecuritySettingsUsersTable {
 export interface DeliveredSpot {
   id: number;
   powerMw: number;
+  /** Where the spot lay on the session's image when the delivery was reported (its plan may change later). */
+  x?: number;
+  y?: number;
 }
 
 export type TransferStatus = 'queued' | 'received' | 'treated' | 'failed' | 'cancelled';
@@ -175,6 +178,8 @@ export interface ParameterSetTransfersTable {
   /** `treated`: the spots fired. */
   delivery: NullableJson<DeliveredSpot[]>;
   failure_reason: string | null;
+  /** Insertion order within the server (migration 0018): the session's latest transfer is its highest. */
+  sequence: Generated<string>;
 }
 
 export interface DevicesTable {

@@ -6,6 +6,7 @@ import type { DeviceInput } from '../../generated/model/deviceInput';
 import type { EnrolDeviceRequest } from '../../generated/model/enrolDeviceRequest';
 import type { HeartbeatRequest } from '../../generated/model/heartbeatRequest';
 import type { TransferReceipt } from '../../generated/model/transferReceipt';
+import type { TransferTarget } from '../../generated/model/transferTarget';
 import type { AppContext } from '../context';
 import { actorOf, deviceOf, originOf } from '../http/actor';
 import { HttpError } from '../http/errors';
@@ -56,7 +57,17 @@ export function devicesHandlers(ctx: AppContext, wakeJobs: () => void) {
   const reportDeviceDelivery: Handler<{ Params: { id: string }; Body: DeliveryReport }> = async (request) =>
     success(await transfers.reportDelivery(ctx, deviceOf(request), request.params.id, request.body), translate(request.lang, 'transfer.delivered'));
 
+  const sendParameterSetToDevice: Handler<{ Params: { id: string }; Body: TransferTarget }> = async (request) => {
+    const transfer = await transfers.sendToDevice(ctx, actorOf(request), request.params.id, request.body.deviceId);
+    return success(transfer, translate(request.lang, 'transfer.sent', { device: transfer.device.deviceId }));
+  };
+
+  const cancelParameterSetTransfer: Handler<{ Params: { id: string } }> = async (request) =>
+    success(await transfers.cancelTransfer(ctx, actorOf(request), request.params.id), translate(request.lang, 'transfer.withdrawn'));
+
   return {
+    sendParameterSetToDevice,
+    cancelParameterSetTransfer,
     addDevice,
     issueDeviceEnrolmentCode,
     revokeDeviceCredential,

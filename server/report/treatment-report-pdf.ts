@@ -42,6 +42,15 @@ export interface ReportInput {
   /** The display image the plan's pixels refer to (JPEG), or null when the store no longer has it. */
   image: { jpeg: Buffer; width: number; height: number } | null;
   marks: readonly ReportMark[];
+  /** What the laser reported delivered (issue 29), or null when no treatment was reported. */
+  delivery: ReportDelivery | null;
+}
+
+/** The treatment the laser reported: which device, when, and each spot fired with its power. */
+export interface ReportDelivery {
+  device: { deviceId: string; description: string | null };
+  at: string;
+  spots: readonly { id: number; powerMw: number }[];
 }
 
 // --- Texts ---------------------------------------------------------------------------------------------------
@@ -175,6 +184,7 @@ export function renderTreatmentReport(input: ReportInput): Promise<Buffer> {
     section(doc, x, y + 12, COLUMN, f.t('power.heading'), powerRows(treatment, f)),
   );
   y = signOffSection(doc, input, f, y + 12);
+  if (input.delivery) y = deliverySection(doc, input.treatment, input.delivery, f, y + 12);
   if (!covers(doc, [patientName, signOff.by.name, ...input.marks.flatMap((mark) => [mark.label, mark.note ?? ''])])) {
     doc.font(FONT.regular).fontSize(SIZE.small).fillColor(MUTED).text(f.t('missingGlyphs'), MARGIN, y + 6, { width: CONTENT });
     y = doc.y;
@@ -689,6 +699,45 @@ function signOffSection(doc: Doc, input: ReportInput, f: Formats, y: number): nu
     y = MARGIN;
   }
   return section(doc, MARGIN, y, CONTENT, f.t('signOff.heading'), rows);
+}
+
+/**
+ * What the laser delivered, beside what was planned: the spots fired and those that were not, the powers, and
+ * how far they were from the plan's (delivered − planned, the mean and the largest, with the spot).
+ */
+function deliverySection(doc: Doc, treatment: Treatment, delivery: ReportDelivery, f: Formats, y: number): number {
+  const planned = new Map(treatment.plan.spots.filter((spot) => spot.enabled).map((spot) => [spot.id, spot.powerMw ?? null]));
+  const device = delivery.device.description ? `${delivery.device.deviceId} (${delivery.device.description})` : delivery.device.deviceId;
+  const powers = delivery.spots.map((spot) => spot.powerMw);
+  const rows: Row[] = [
+    [f.t('delivery.device'), device],
+    [f.t('delivery.at'), f.dateTime(delivery.at)],
+    [f.t('delivery.spots'), f.t('delivery.spotsValue', { delivered: f.number(delivery.spots.length), planned: f.number(planned.size) })],
+    [f.t('delivery.notDelivered'), f.number(Math.max(0, planned.size - delivery.spots.length))],
+  ];
+  if (powers.length) {
+    rows.push([f.t('delivery.power'), f.t('delivery.powerValue', { min: f.mw(Math.min(...powers)), median: f.mw(median(powers)), max: f.mw(Math.max(...powers)) })]);
+  }
+  const deviations = delivery.spots.flatMap((spot) => {
+    const plannedMw = planned.get(spot.id);
+    return plannedMw ? [{ id: spot.id, mw: spot.powerMw - plannedMw, percent: ((spot.powerMw - plannedMw) / plannedMw) * 100 }] : [];
+  });
+  const signed = (text: string, value: number) => (value > 0 ? `+${text}` : text.replace('-', '−'));
+  if (deviations.length) {
+    const mean = deviations.reduce((sum, d) => sum + d.mw, 0) / deviations.length;
+    const meanPercent = deviations.reduce((sum, d) => sum + d.percent, 0) / deviations.length;
+    const largest = deviations.reduce((worst, d) => (Math.abs(d.mw) > Math.abs(worst.mw) ? d : worst));
+    rows.push([f.t('delivery.meanDeviation'), `${signed(f.mw(mean), mean)} (${signed(f.number(meanPercent, 1), meanPercent)}\u00a0%)`]);
+    rows.push([
+      f.t('delivery.largestDeviation'),
+      f.t('delivery.largestValue', { mw: signed(f.mw(largest.mw), largest.mw), percent: signed(f.number(largest.percent, 1), largest.percent), spot: largest.id }),
+    ]);
+  }
+  if (y + 20 + rows.length * 14 > BOTTOM) {
+    doc.addPage();
+    y = MARGIN;
+  }
+  return section(doc, MARGIN, y, CONTENT, f.t('delivery.heading'), rows);
 }
 
 /** A mark's figures in the report's language; an estimated scale is said beside them. */

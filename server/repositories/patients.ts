@@ -7,6 +7,7 @@ import type { PlanStatus } from '../../generated/model/planStatus';
 import { containsPattern } from '../db/listing';
 import type { Queryable, TreatmentRow } from '../db/tables';
 import { planStatusSql } from './plans';
+import { latestTransferStatusSql } from './transfers';
 
 // ---------------------------------------------------------------------------------------------------
 // Reading: the patient with its latest session as a lateral subquery; the session count is on the row.
@@ -53,7 +54,8 @@ function selectPatient(db: Queryable, clinicId: string) {
       'r.physician_name as requester_physician_name',
     ])
     .select(planStatusSql('lt').as('plan_status'))
-    .select(sql<boolean>`coalesce(lt.processing_state = 'failed', false)`.as('latest_session_failed'));
+    .select(sql<boolean>`coalesce(lt.processing_state = 'failed', false)`.as('latest_session_failed'))
+    .select(latestTransferStatusSql('lt').as('transfer_status'));
 }
 
 /** A patient as the list and the card show it: its columns, its latest session's facts and who asked to erase it. */

@@ -50,11 +50,15 @@ export interface TreatmentDeviceRow {
   device_id: string;
   description: string | null;
   laser_profile: LaserProfile | null;
+  /** Its sync app holds a credential (issue 29): a parameter set can be sent to it. */
+  enrolled: boolean;
 }
+
+const enrolledSql = sql<boolean>`credential_hash is not null`.as('enrolled');
 
 /** One of the clinic's devices, by its id or by the id the device itself reports (the oldest of that id). */
 export function treatmentDeviceRow(db: Queryable, clinicId: string, by: { id: string } | { deviceId: string }): Promise<TreatmentDeviceRow | undefined> {
-  let query = db.selectFrom('devices').select(['id', 'device_id', 'description', 'laser_profile']).where('clinic_id', '=', clinicId);
+  let query = db.selectFrom('devices').select(['id', 'device_id', 'description', 'laser_profile', enrolledSql]).where('clinic_id', '=', clinicId);
   query = 'id' in by ? query.where('id', '=', by.id) : query.where('device_id', '=', by.deviceId);
   return query.orderBy('created_at').limit(1).executeTakeFirst();
 }
@@ -63,7 +67,7 @@ export function treatmentDeviceRow(db: Queryable, clinicId: string, by: { id: st
 export function laserDeviceRows(db: Queryable, clinicId: string): Promise<TreatmentDeviceRow[]> {
   return db
     .selectFrom('devices')
-    .select(['id', 'device_id', 'description', 'laser_profile'])
+    .select(['id', 'device_id', 'description', 'laser_profile', enrolledSql])
     .where('clinic_id', '=', clinicId)
     .where('laser_profile', 'is not', null)
     .orderBy('device_id')

@@ -11,6 +11,8 @@ export interface EarlierSession {
   number: number;
   date: Date | string;
   sign_off_at: string | null;
+  /** When the laser last reported this session treated (issue 29). */
+  treated_at: Date | string | null;
 }
 
 /**
@@ -25,6 +27,11 @@ export function earlierPlannedSessions(
   return db
     .selectFrom('treatments')
     .select(['id', 'number', 'date', sql<string | null>`plan->'signOff'->>'at'`.as('sign_off_at')])
+    .select(
+      sql<Date | null>`(select t.finished_at from parameter_set_transfers t where t.treatment_id = treatments.id and t.status = 'treated' order by t.sequence desc limit 1)`.as(
+        'treated_at',
+      ),
+    )
     .where('patient_id', '=', today.patient_id)
     .where('clinic_id', '=', today.clinic_id)
     .where('eye', '=', today.eye)

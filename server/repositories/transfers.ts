@@ -1,6 +1,7 @@
 // Parameter sets on their way to the lasers (issue 29, migration 0017): queued at packing, fetched and
 // confirmed by the device, reported treated or failed, or cancelled.
-import type { DeliveredSpot, Queryable, TransferRow } from '../db/tables';
+import { sql } from 'kysely';
+import type { DeliveredSpot, Queryable, TransferRow, TransferStatus } from '../db/tables';
 
 const OPEN = ['queued', 'received'] as const;
 
@@ -83,4 +84,46 @@ export function markFinished(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** A session's transfer with the device it is addressed to, as the product shows it. */
+export type SessionTransferRow = TransferRow & { device_serial: string; device_description: string | null };
+
+const withDevice = (db: Queryable) =>
+  db
+    .selectFrom('parameter_set_transfers as t')
+    .innerJoin('devices as d', 'd.id', 't.device_id')
+    .selectAll('t')
+    .select(['d.device_id as device_serial', 'd.description as device_description']);
+
+/** Each named session's latest transfer (the one inserted last), by session id. */
+export async function latestTransfers(db: Queryable, treatmentIds: readonly string[]): Promise<Map<string, SessionTransferRow>> {
+  if (!treatmentIds.length) return new Map();
+  const rows = await withDevice(db).where('t.treatment_id', 'in', treatmentIds).distinctOn('t.treatment_id').orderBy('t.treatment_id').orderBy('t.sequence', 'desc').execute();
+  return new Map(rows.map((row) => [row.treatment_id, row]));
+}
+
+/** The session's latest transfer, locked for the rest of the transaction when asked. */
+export function latestTransferOf(db: Queryable, treatmentId: string, lock = false): Promise<SessionTransferRow | undefined> {
+  const query = withDevice(db).where('t.treatment_id', '=', treatmentId).orderBy('t.sequence', 'desc').limit(1);
+  return (lock ? query.forUpdate('t') : query).executeTakeFirst();
+}
+
+/** The session's latest transfer the laser reported as treated (what was delivered), if any. */
+export function treatedTransferOf(db: Queryable, treatmentId: string): Promise<SessionTransferRow | undefined> {
+  return withDevice(db).where('t.treatment_id', '=', treatmentId).where('t.status', '=', 'treated').orderBy('t.sequence', 'desc').limit(1).executeTakeFirst();
+}
+
+/** The status of the latest transfer of the session `alias.id` (the patient list's latest session). */
+export const latestTransferStatusSql = (alias: string) =>
+  sql<TransferStatus | null>`(select t.status from parameter_set_transfers t where t.treatment_id = ${sql.ref(`${alias}.id`)} order by t.sequence desc limit 1)`;
+
+/** One of the clinic's devices as a transfer target: whether it is enrolled, and what it can deliver. */
+export function clinicDevice(db: Queryable, clinicId: string, id: string) {
+  return db
+    .selectFrom('devices')
+    .select(['id', 'device_id', 'description', 'laser_profile', 'credential_hash'])
+    .where('clinic_id', '=', clinicId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }

@@ -16,6 +16,7 @@ export interface TreatmentDevice {
   deviceId: string;
   description: string | null;
   laserProfile: LaserProfile | null;
+  enrolled: boolean;
 }
 
 /** The clinic's limits. Clinics keep the protocols' figures until a setting for stricter ones exists. */
@@ -23,7 +24,7 @@ export function clinicalLimitsOf(): ClinicalLimits {
   return DEFAULT_CLINICAL_LIMITS;
 }
 
-const toTreatmentDevice = (row: TreatmentDeviceRow): TreatmentDevice => ({ id: row.id, deviceId: row.device_id, description: row.description, laserProfile: row.laser_profile });
+const toTreatmentDevice = (row: TreatmentDeviceRow): TreatmentDevice => ({ id: row.id, deviceId: row.device_id, description: row.description, laserProfile: row.laser_profile, enrolled: row.enrolled });
 
 /** The device that will treat the session: the one chosen, else the clinic's device the exam came from. */
 export async function treatmentDeviceOf(db: Queryable, row: Pick<TreatmentRow, 'clinic_id' | 'device_id' | 'treatment_device_id'>): Promise<TreatmentDevice | null> {

@@ -42,6 +42,7 @@ export function toPatient(row: PatientListRow): Patient {
     latestSessionDate: row.latest_session_date ? new Date(row.latest_session_date).toISOString() : null,
     planStatus: row.plan_status,
     latestSessionFailed: Boolean(row.latest_session_failed),
+    transferStatus: row.transfer_status ?? null,
     treatmentsCount: Number(row.treatments_count ?? 0),
     deviceId: row.device_patient_id,
     // requestedBy is null when the requester's account no longer exists; the request stays visible.

@@ -17,6 +17,7 @@ import { enqueue } from '../jobs/queue';
 import type { Claim, JobDefinition } from '../jobs/worker';
 import { announce, event } from '../realtime/announce';
 import * as registrations from '../repositories/registrations';
+import { treatedTransferOf } from '../repositories/transfers';
 import type { EarlierSession, RegistrationOutcome } from '../repositories/registrations';
 import { fundusDisplayPath, treatmentById } from '../repositories/treatments';
 import { audit } from './audit';
@@ -44,6 +45,7 @@ function previousSession(session: EarlierSession): NonNullable<PreviousTreatment
     date: new Date(session.date).toISOString(),
     signedOff: session.sign_off_at !== null,
     signedOffAt: session.sign_off_at === null ? null : new Date(session.sign_off_at).toISOString(),
+    treatedAt: session.treated_at === null ? null : new Date(session.treated_at).toISOString(),
   };
 }
 
@@ -150,7 +152,7 @@ export async function previousTreatment(
   const transform = row.transform;
   const plan = earlier.plan!;
   const zones = plan.exclusionZones ? [plan.exclusionZones.faz, plan.exclusionZones.onh] : [];
-  const carried = carryEarlierPlan(transform, { spots: plan.spots, zones });
+  const carried = carryEarlierPlan(transform, { spots: await spotsToCarry(ctx, earlier), zones });
   const todayUmPerPixel = today.plan!.scale!.umPerPixel;
   const spotSizeUm = plan.gridSettings?.spotSizeUm ?? null;
   return {
@@ -170,6 +172,22 @@ export async function previousTreatment(
     spotDiameterPx: spotSizeUm === null ? null : spotSizeUm / todayUmPerPixel,
     message: null,
   };
+}
+
+/**
+ * The earlier session's spots as they were lasered: those the laser reported fired, with the powers it
+ * delivered, where they lay when it reported (issue 29); the planned ones when no treatment was reported.
+ */
+async function spotsToCarry(ctx: AppContext, earlier: TreatmentRow) {
+  const planned = earlier.plan?.spots ?? [];
+  const treated = await treatedTransferOf(ctx.db, earlier.id);
+  if (!treated?.delivery) return planned;
+  const where = new Map(planned.map((spot) => [spot.id, spot]));
+  return treated.delivery.flatMap((spot) => {
+    const x = spot.x ?? where.get(spot.id)?.x;
+    const y = spot.y ?? where.get(spot.id)?.y;
+    return x === undefined || y === undefined ? [] : [{ x, y, enabled: true, powerMw: spot.powerMw }];
+  });
 }
 
 /** A session's fundus display image (JPEG), or null when it has none. */

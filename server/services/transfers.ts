@@ -5,16 +5,23 @@
 // app that lost an answer sends again safely. Every step is audited and shown live on the session.
 import type { DeliveryReport } from '../../generated/model/deliveryReport';
 import type { DeviceTransfer } from '../../generated/model/deviceTransfer';
+import type { SessionTransfer } from '../../generated/model/sessionTransfer';
+import { checkPlan } from '../../src/domain/planning/plan-invariants';
+import type { Actor } from '../actor';
+import type { MessageKey } from '../i18n';
 import type { AppContext } from '../context';
 import type { DeliveredSpot, Queryable, TransferRow, TreatmentRow } from '../db/tables';
-import { HttpError, notFound } from '../http/errors';
+import { HttpError, invalid, notFound } from '../http/errors';
 import { announce, sessionEvents } from '../realtime/announce';
 import * as transfers from '../repositories/transfers';
-import { treatmentById } from '../repositories/treatments';
+import { activeTreatmentRow, treatmentById } from '../repositories/treatments';
 import { audit } from './audit';
+import { checkedPlanOf, clinicalLimitsOf, treatmentDeviceOf } from './clinical-safety';
 import { type DeviceCaller, deviceEntry } from './device-sync';
 import { intactParameterSet } from './parameter-set';
-import { STEP_INDEX } from './plan-steps';
+import { imagedFieldOf, STEP_INDEX } from './plan-steps';
+import { sessionLocked } from './treatment-changes';
+import { toSessionTransfer } from './treatments';
 
 const iso = (at: Date | string | null) => (at ? new Date(at).toISOString() : null);
 
@@ -97,7 +104,9 @@ export async function acknowledgeTransfer(ctx: AppContext, device: DeviceCaller,
   return toDeviceTransfer(transfer);
 }
 
-const sameSpots = (a: DeliveredSpot[] | null, b: DeliveredSpot[]) => JSON.stringify(a ?? []) === JSON.stringify(b);
+/** The same spots fired with the same powers (what was stored also says where each lay). */
+const sameSpots = (stored: DeliveredSpot[] | null, reported: DeliveredSpot[]) =>
+  JSON.stringify((stored ?? []).map(({ id, powerMw }) => ({ id, powerMw }))) === JSON.stringify(reported);
 
 /**
  * What the laser did: `treated` with the spots fired (each a spot of the plan), or `failed` with its reason.
@@ -123,14 +132,17 @@ export async function reportDelivery(ctx: AppContext, device: DeviceCaller, id: 
       if (!same) throw new HttpError(409, 'transfer.already_reported', 'transfer.already_reported');
       return { transfer: found, changed: false };
     }
+    let placed: DeliveredSpot[] = [];
     if (report.outcome === 'treated') {
-      const planned = new Set(((await treatmentById(tx, found.treatment_id))?.plan?.spots ?? []).filter((spot) => spot.enabled).map((spot) => spot.id));
+      // Each fired spot kept with where it lay: the next visit shows it there even if this plan changes later.
+      const planned = new Map(((await treatmentById(tx, found.treatment_id))?.plan?.spots ?? []).filter((spot) => spot.enabled).map((spot) => [spot.id, spot]));
       const unknown = spots.filter((spot) => !planned.has(spot.id));
       if (unknown.length || new Set(spots.map((spot) => spot.id)).size !== spots.length) {
         throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { spots: ['transfer.unknown_spot'] });
       }
+      placed = spots.map((spot) => ({ ...spot, x: planned.get(spot.id)!.x, y: planned.get(spot.id)!.y }));
     }
-    const outcome = report.outcome === 'treated' ? { status: 'treated' as const, spots } : { status: 'failed' as const, reason };
+    const outcome = report.outcome === 'treated' ? { status: 'treated' as const, spots: placed } : { status: 'failed' as const, reason };
     return { transfer: await transfers.markFinished(tx, found.id, outcome, at), changed: true };
   });
   if (changed) {
@@ -151,4 +163,74 @@ async function recordStep(ctx: AppContext, device: DeviceCaller, transfer: Trans
     detail: { transferId: transfer.id, treatmentId: transfer.treatment_id, ...detail },
   });
   if (row) announceSession(ctx, row);
+}
+
+const conflict = (code: MessageKey) => new HttpError(409, code, code);
+
+/**
+ * A physician sends the session's parameter set to one of the clinic's enrolled devices: again to the same one
+ * after it failed or was withdrawn, or to another. The device must deliver the plan as signed off: the plan
+ * holds against its laser profile, and its wavelength is the one the parameter set was packed for. A transfer
+ * still waiting for its laser is withdrawn by this; one a laser received (or treated with) is not replaced.
+ */
+export async function sendToDevice(ctx: AppContext, actor: Actor, treatmentId: string, deviceId: string): Promise<SessionTransfer> {
+  const now = ctx.clock.now();
+  const { transfer, replaced, row } = await ctx.db.transaction().execute(async (tx) => {
+    const row = await activeTreatmentRow(tx, actor.clinicId, treatmentId, { lock: true });
+    if (!row) throw notFound();
+    if (row.locked) throw sessionLocked();
+    const parameterSet = row.step_index === STEP_INDEX.available ? row.plan?.parameterSet : null;
+    if (!parameterSet || !row.plan) throw conflict('transfer.not_available');
+    const device = await transfers.clinicDevice(tx, actor.clinicId, deviceId);
+    if (!device) throw invalid({ deviceId: ['transfer.unknown_device'] });
+    if (!device.credential_hash) throw conflict('transfer.device_not_enrolled');
+    const packedFor = await treatmentDeviceOf(tx, row);
+    const profile = device.laser_profile;
+    const field = await imagedFieldOf(tx, { ...row, plan: row.plan });
+    const fits =
+      profile !== null &&
+      profile.wavelengthNm === packedFor?.laserProfile?.wavelengthNm &&
+      checkPlan(checkedPlanOf(row.plan, row), { field, clinical: clinicalLimitsOf(), profile, powers: true, packing: true }).length === 0;
+    if (!fits) throw conflict('transfer.device_cannot_deliver');
+    const latest = await transfers.latestTransferOf(tx, row.id, true);
+    if (latest?.status === 'received') throw conflict('transfer.already_received');
+    if (latest?.status === 'treated') throw conflict('transfer.already_treated');
+    const withdrawn = await transfers.cancelOpenTransfers(tx, row.id, now);
+    const queued = await transfers.insertTransfer(tx, { clinicId: row.clinic_id, treatmentId: row.id, deviceId: device.id, ...parameterSet, at: now });
+    return { transfer: { ...queued, device_serial: device.device_id, device_description: device.description }, replaced: withdrawn[0]?.id ?? null, row };
+  });
+  await audit(ctx.db, actor, {
+    action: 'transfer.sent',
+    outcome: 'success',
+    targetType: 'treatment',
+    targetId: treatmentId,
+    patientIds: [row.patient_id],
+    detail: { transferId: transfer.id, device: transfer.device_serial, replacedTransferId: replaced },
+  });
+  announceSession(ctx, row);
+  return toSessionTransfer(transfer);
+}
+
+/** A physician withdraws the parameter set from the laser it waits for, while the laser has not received it. */
+export async function cancelTransfer(ctx: AppContext, actor: Actor, treatmentId: string): Promise<SessionTransfer> {
+  const now = ctx.clock.now();
+  const { transfer, row } = await ctx.db.transaction().execute(async (tx) => {
+    const row = await activeTreatmentRow(tx, actor.clinicId, treatmentId, { lock: true });
+    if (!row) throw notFound();
+    if (row.locked) throw sessionLocked();
+    const latest = await transfers.latestTransferOf(tx, row.id, true);
+    if (latest?.status !== 'queued') throw conflict('transfer.not_cancellable');
+    const cancelled = await transfers.markCancelled(tx, latest.id, now);
+    return { transfer: { ...cancelled, device_serial: latest.device_serial, device_description: latest.device_description }, row };
+  });
+  await audit(ctx.db, actor, {
+    action: 'transfer.cancelled',
+    outcome: 'success',
+    targetType: 'treatment',
+    targetId: treatmentId,
+    patientIds: [row.patient_id],
+    detail: { transferId: transfer.id, device: transfer.device_serial },
+  });
+  announceSession(ctx, row);
+  return toSessionTransfer(transfer);
 }

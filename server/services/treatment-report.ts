@@ -5,6 +5,7 @@ import type { Actor } from '../actor';
 import type { AppContext } from '../context';
 import { conflict, invalid } from '../http/errors';
 import { clinicName } from '../repositories/clinic';
+import { treatedTransferOf } from '../repositories/transfers';
 import { canonicalTimeZone } from '../report/treatment-report-pdf';
 import { listMarksForReport } from './annotations';
 import { audit } from './audit';
@@ -43,6 +44,14 @@ export async function treatmentReport(
   const fundus = treatment.images.find((image) => image.role === 'fundus');
   const jpeg = fundus ? await ctx.files.get(await imageFileOf(ctx.db, actor.clinicId, treatment.id, fundus.id, 'display')) : null;
   const marks = fundus ? (await listMarksForReport(ctx.db, actor.clinicId, treatment.id, fundus.id, lang)).marks : [];
+  const treated = await treatedTransferOf(ctx.db, treatment.id);
+  const delivery = treated?.finished_at
+    ? {
+        device: { deviceId: treated.device_serial, description: treated.device_description },
+        at: new Date(treated.finished_at).toISOString(),
+        spots: (treated.delivery ?? []).map(({ id, powerMw }) => ({ id, powerMw })),
+      }
+    : null;
   // Drawn in a worker thread (server/report/treatment-report-pdf.ts).
   const handover = new Handover();
   const pdf = await runTask(
@@ -55,6 +64,7 @@ export async function treatmentReport(
       treatment,
       image: fundus && jpeg ? { jpeg: handover.move(jpeg), width: fundus.width, height: fundus.height } : null,
       marks,
+      delivery,
     },
     handover,
   );

@@ -11,6 +11,7 @@ import type { Plan } from '../../generated/model/plan';
 import type { PlanStepIndex } from '../../generated/model/planStepIndex';
 import type { PlanStepName } from '../../generated/model/planStepName';
 import type { Treatment } from '../../generated/model/treatment';
+import type { SessionTransfer } from '../../generated/model/sessionTransfer';
 import type { TreatmentSummary } from '../../generated/model/treatmentSummary';
 import type { NptDiagnostics } from '../../src/domain/npt/manifest';
 import type { Actor } from '../actor';
@@ -18,6 +19,7 @@ import type { AppContext } from '../context';
 import type { Database, TreatmentImageRow, TreatmentRow } from '../db/tables';
 import { notFound } from '../http/errors';
 import { isMessageKey, translate, type Lang } from '../i18n';
+import { latestTransferOf, latestTransfers, type SessionTransferRow } from '../repositories/transfers';
 import * as repository from '../repositories/treatments';
 import { audit } from './audit';
 import { auditRead } from './audit-reads';
@@ -39,7 +41,27 @@ function errorOf(row: TreatmentRow, lang: Lang): TreatmentSummary['error'] {
   return { code: row.error_code, message };
 }
 
-export function toTreatmentSummary(row: TreatmentRow, lang: Lang, fundusImageId: string | null = null): TreatmentSummary {
+/** A session's transfer to the laser as the product shows it (issue 29). */
+export function toSessionTransfer(row: SessionTransferRow): SessionTransfer {
+  const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
+  return {
+    id: row.id,
+    status: row.status,
+    device: { id: row.device_id, deviceId: row.device_serial, description: row.device_description },
+    queuedAt: new Date(row.queued_at).toISOString(),
+    receivedAt: iso(row.received_at),
+    finishedAt: iso(row.finished_at),
+    failureReason: row.status === 'failed' ? row.failure_reason : null,
+    deliveredSpots: row.status === 'treated' ? (row.delivery ?? []).length : null,
+  };
+}
+
+export function toTreatmentSummary(
+  row: TreatmentRow,
+  lang: Lang,
+  fundusImageId: string | null = null,
+  transfer: SessionTransferRow | null = null,
+): TreatmentSummary {
   return {
     id: row.id,
     patientId: row.patient_id,
@@ -58,6 +80,7 @@ export function toTreatmentSummary(row: TreatmentRow, lang: Lang, fundusImageId:
     // The physician as named then; the id stays even when the account is gone (as with issue reports).
     modified:
       row.modified_at === null ? null : { by: { id: row.modified_by ?? row.id, name: row.modified_by_name ?? '' }, at: new Date(row.modified_at).toISOString() },
+    transfer: transfer && toSessionTransfer(transfer),
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -118,8 +141,9 @@ function toFundusImage(image: TreatmentImageRow): FundusImage {
 }
 
 export async function summariesOf(db: Database, rows: TreatmentRow[], lang: Lang): Promise<TreatmentSummary[]> {
-  const fundus = await repository.fundusImageIds(db, rows.map((row) => row.id));
-  return rows.map((row) => toTreatmentSummary(row, lang, fundus.get(row.id) ?? null));
+  const ids = rows.map((row) => row.id);
+  const [fundus, sent] = [await repository.fundusImageIds(db, ids), await latestTransfers(db, ids)];
+  return rows.map((row) => toTreatmentSummary(row, lang, fundus.get(row.id) ?? null, sent.get(row.id) ?? null));
 }
 
 export async function findTreatmentRow(db: Database, clinicId: string, id: string): Promise<TreatmentRow> {
@@ -133,8 +157,9 @@ export async function loadTreatment(db: Database, clinicId: string, id: string, 
   const images = await repository.treatmentImages(db, row.id);
   const uploader = row.created_by ? await repository.uploaderOf(db, row.created_by) : undefined;
   const fundus = images.find((image) => image.role === 'fundus');
+  const transfer = await latestTransferOf(db, row.id);
   return {
-    ...toTreatmentSummary(row, lang, fundus?.id ?? null),
+    ...toTreatmentSummary(row, lang, fundus?.id ?? null, transfer ?? null),
     ...laserSettingsOf(row),
     deviceId: row.device_id,
     diagnostics: row.diagnostics,

@@ -4,10 +4,12 @@
 // the plan's spots). Another device of the clinic sees nothing of it.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GREEN_LASER_PROFILE, YELLOW_LASER_PROFILE } from '../../server/seed/laser-profiles';
 import { SAMPLE_DEVICE } from '../../server/seed/sample-exam';
 import { smallExam } from './exam-files';
 import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
+import { pdfText } from './pdf-text';
 import { planToSignOff } from './planning';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -147,5 +149,109 @@ describe('parameter sets to the laser', () => {
     const queued = await server.db.selectFrom('parameter_set_transfers').select('id').where('treatment_id', '=', next.id).execute();
     expect(queued).toEqual([]);
     laser.credential = await enrol(laser.id);
+  });
+});
+
+describe('the transfer in the product', () => {
+  const transferOf = async (id: string) => (await server.call<Body>('GET', `/treatments/${id}`, { token: tokens.nurse })).body.data.transfer;
+
+  it('the session, the card and the patient list show each step; the report gains what was delivered', async () => {
+    const { id, parameterSet, spots } = await signedSession();
+    const queued = await transferOf(id);
+    expect(queued).toMatchObject({ status: 'queued', device: { id: laser.id, deviceId: SAMPLE_DEVICE.deviceId }, receivedAt: null, finishedAt: null, deliveredSpots: null });
+    const patientId: string = (await server.call<Body>('GET', `/treatments/${id}`, { token: tokens.nurse })).body.data.patientId;
+    const card = async () => (await server.call<Body>('GET', `/patients/${patientId}/treatments`, { token: tokens.nurse })).body.data[0].transfer;
+    const listed = async () => (await server.call<Body>('GET', `/patients/${patientId}`, { token: tokens.nurse })).body.data.transferStatus;
+    expect(await card()).toEqual(queued);
+    expect(await listed()).toBe('queued');
+
+    const device = asDevice(laser.credential);
+    await device.receipt(queued.id, parameterSet.sha256);
+    expect(await transferOf(id)).toMatchObject({ status: 'received', receivedAt: expect.any(String) });
+    expect(await listed()).toBe('received');
+    const at = '2026-11-20T09:30:00.000Z';
+    // The laser fired all but one spot, the first of them 20 % above the plan.
+    const fired = spots.slice(1).map((spot, i) => ({ id: spot.id, powerMw: i === 0 ? Math.round(spot.powerMw * 1.2 * 10) / 10 : spot.powerMw }));
+    expect((await device.delivery(queued.id, { outcome: 'treated', at, spots: fired })).status).toBe(200);
+    expect(await transferOf(id)).toMatchObject({ status: 'treated', finishedAt: at, deliveredSpots: fired.length });
+    expect(await card()).toMatchObject({ status: 'treated', finishedAt: at });
+    // The patient list's page is read again after the change (its cached pages are dropped).
+    const page = (await server.call<Body>('GET', `/patients?search=${encodeURIComponent('Patient')}`, { token: tokens.nurse })).body.data;
+    expect(page.find((patient: Body) => patient.id === patientId).transferStatus).toBe('treated');
+
+    const report = await fetch(`${server.url}/api/treatments/${id}/treatment-report?timeZone=UTC`, { headers: { Authorization: `Bearer ${tokens.physician}` } });
+    expect(report.status).toBe(200);
+    const text = (await pdfText(new Uint8Array(await report.arrayBuffer()))).join('\n');
+    expect(text).toContain('Delivered by the laser');
+    expect(text).toContain(`${fired.length} of ${spots.length} planned`);
+    expect(text).toContain('Largest deviation from plan');
+    expect(text).toContain(`spot ${fired[0].id}`);
+  });
+
+  it('a physician withdraws a transfer the laser has not received; the laser is told', async () => {
+    const { id } = await signedSession();
+    const queued = await transferOf(id);
+    expect((await server.call('DELETE', `/treatments/${id}/transfer`, { token: tokens.nurse })).status).toBe(403);
+    const cancelled = await server.call<Body>('DELETE', `/treatments/${id}/transfer`, { token: tokens.physician, lang: 'de' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.message).toBe('Die Übertragung an den Laser wurde zurückgezogen.');
+    expect(cancelled.body.data).toMatchObject({ id: queued.id, status: 'cancelled', finishedAt: expect.any(String) });
+    expect((await asDevice(laser.credential).file(queued.id)).status).toBe(409);
+    const again = await server.call<Body>('DELETE', `/treatments/${id}/transfer`, { token: tokens.physician });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('transfer.not_cancellable');
+    const audited = await server.db.selectFrom('audit_log').select(['action', 'actor_role']).where('target_id', '=', id).where('action', '=', 'transfer.cancelled').execute();
+    expect(audited).toEqual([{ action: 'transfer.cancelled', actor_role: 'clinic_physicians' }]);
+  });
+
+  it('sends again, to another laser that can deliver the plan, and not once a laser received it', async () => {
+    const { id, parameterSet } = await signedSession();
+    const first = await transferOf(id);
+    const add = async (deviceId: string, profile: typeof YELLOW_LASER_PROFILE | null, enrolled: boolean) => {
+      const added = await server.call<Body>('POST', '/clinic/devices', { token: tokens.admin, json: { deviceId, opticalHeadId: 'OH', camera: 'CCD' } });
+      const deviceRowId: string = added.body.data.device.id;
+      if (profile) expect((await server.call('PUT', `/clinic/devices/${deviceRowId}/laser-profile`, { token: tokens.admin, json: { laserProfile: profile } })).status).toBe(200);
+      return { id: deviceRowId, credential: enrolled ? await enrol(deviceRowId) : null };
+    };
+    const send = (deviceId: string, lang?: 'en' | 'de') => server.call<Body>('POST', `/treatments/${id}/transfer`, { token: tokens.physician, json: { deviceId }, lang });
+    const second = await add(`NAV-YELLOW-${seed}`, YELLOW_LASER_PROFILE, true);
+    const green = await add(`NAV-GREEN-${seed}`, GREEN_LASER_PROFILE, true);
+    const offline = await add(`NAV-NOAPP-${seed}`, YELLOW_LASER_PROFILE, false);
+
+    expect((await send(green.id)).body.code).toBe('transfer.device_cannot_deliver');
+    expect((await send(offline.id)).body.code).toBe('transfer.device_not_enrolled');
+    const unknown = await send('00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(422);
+    expect(Object.keys(unknown.body.errors)).toEqual(['deviceId']);
+    expect((await server.call('POST', `/treatments/${id}/transfer`, { token: tokens.nurse, json: { deviceId: second.id } })).status).toBe(403);
+
+    const sent = await send(second.id, 'de');
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.message).toBe(`Der Parametersatz wurde an NAV-YELLOW-${seed} gesendet.`);
+    expect(sent.body.data).toMatchObject({ status: 'queued', device: { id: second.id } });
+    // The first laser's transfer is withdrawn; only the second laser is sent it.
+    expect((await asDevice(laser.credential).list()).body.data.map((item: Body) => item.id)).not.toContain(first.id);
+    const waiting = (await asDevice(second.credential!).list()).body.data;
+    expect(waiting).toEqual([expect.objectContaining({ id: sent.body.data.id, treatmentId: id, sha256: parameterSet.sha256 })]);
+
+    expect((await asDevice(second.credential!).receipt(sent.body.data.id, parameterSet.sha256)).status).toBe(200);
+    const refused = await send(laser.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('transfer.already_received');
+    expect((await server.call<Body>('DELETE', `/treatments/${id}/transfer`, { token: tokens.physician })).body.code).toBe('transfer.not_cancellable');
+    const audited = await server.db.selectFrom('audit_log').select('detail').where('target_id', '=', id).where('action', '=', 'transfer.sent').execute();
+    expect(audited).toEqual([{ detail: expect.objectContaining({ transferId: sent.body.data.id, replacedTransferId: first.id }) }]);
+  });
+
+  it('after a failure, the same laser is sent it again', async () => {
+    const { id, parameterSet } = await signedSession();
+    const first = await transferOf(id);
+    const device = asDevice(laser.credential);
+    await device.receipt(first.id, parameterSet.sha256);
+    await device.delivery(first.id, { outcome: 'failed', at: new Date().toISOString(), reason: 'Patient moved; treatment stopped.' });
+    expect(await transferOf(id)).toMatchObject({ status: 'failed', failureReason: 'Patient moved; treatment stopped.' });
+    const again = await server.call<Body>('POST', `/treatments/${id}/transfer`, { token: tokens.physician, json: { deviceId: laser.id } });
+    expect(again.status).toBe(200);
+    expect(await transferOf(id)).toMatchObject({ id: again.body.data.id, status: 'queued', failureReason: null });
   });
 });

@@ -5,7 +5,7 @@
 // fovea. Clinic scoping, roles, the lock and the states.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySimilarity } from '../../src/domain/registration/similarity';
-import { buildSampleExam, poseTransform, type SamplePose } from '../../server/seed/sample-exam';
+import { buildSampleExam, poseTransform, SAMPLE_DEVICE, type SamplePose } from '../../server/seed/sample-exam';
 import { createClinic, createUser, PASSWORD, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
 import { planToSignOff, zonesAsProposed } from './planning';
@@ -20,6 +20,7 @@ let server: TestServer;
 const tokens: Record<'physician' | 'nurse' | 'itAdmin' | 'otherClinic', string> = { physician: '', nurse: '', itAdmin: '', otherClinic: '' };
 let first: { id: string; patientId: string };
 let second: { id: string };
+let clinicId: string;
 
 async function upload(bytes: Uint8Array, patientId?: string): Promise<Body> {
   const form = new FormData();
@@ -35,7 +36,7 @@ const previous = (id: string, token = tokens.physician, lang?: 'en' | 'de') =>
 
 beforeAll(async () => {
   server = await startServer();
-  const clinicId = await createClinic(server.db);
+  clinicId = await createClinic(server.db);
   for (const [key, role] of [
     ['physician', 'clinic_physicians'],
     ['nurse', 'clinic_nurses'],
@@ -150,6 +151,42 @@ describe('session 1 planned', () => {
     const data = (await previous(second.id)).body.data;
     expect(data.session.signedOff).toBe(true);
     expect(Date.parse(data.session.signedOffAt)).not.toBeNaN();
+  });
+
+  it('once the laser reported session 1 treated, shows the spots it fired with the powers it delivered', async () => {
+    // Session 1's laser gets a sync app after sign-off: the physician sends the parameter set to it.
+    await server.jobsIdle();
+    const laser = await server.db.selectFrom('devices').select('id').where('clinic_id', '=', clinicId).where('device_id', '=', SAMPLE_DEVICE.deviceId).executeTakeFirstOrThrow();
+    const code = await server.call<Body>('POST', `/clinic/devices/${laser.id}/enrolment-code`, { token: tokens.itAdmin });
+    const credential = (await server.call<Body>('POST', '/device/enrolment', { token: null, json: { code: code.body.data.enrolment.code, syncAppVersion: '1.0.0' } })).body.data.credential;
+    const sent = await server.call<Body>('POST', `/treatments/${first.id}/transfer`, { token: tokens.physician, json: { deviceId: laser.id } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const transferId: string = sent.body.data.id;
+    const sha256 = (await server.call<Body>('GET', `/treatments/${first.id}`, { token: tokens.physician })).body.data.plan.parameterSet.sha256;
+    expect((await server.call('POST', `/device/parameter-sets/${transferId}/receipt`, { token: credential, json: { sha256 } })).status).toBe(200);
+    // The laser fired every other planned spot, 10 % below the planned power.
+    const enabled = plan.spots.filter((spot: Body) => spot.enabled);
+    const fired = enabled.filter((_: Body, i: number) => i % 2 === 0).map((spot: Body) => ({ id: spot.id, powerMw: Math.round(spot.powerMw * 0.9) }));
+    const at = '2026-05-04T10:15:00.000Z';
+    const reported = await server.call<Body>('POST', `/device/parameter-sets/${transferId}/delivery`, { token: credential, json: { outcome: 'treated', at, spots: fired } });
+    expect(reported.status, JSON.stringify(reported.body)).toBe(200);
+
+    const data = (await previous(second.id)).body.data;
+    expect(data.state).toBe('registered');
+    expect(data.session).toMatchObject({ id: first.id, treatedAt: at });
+    expect(data.spots.map((spot: Body) => spot.powerMw)).toEqual(fired.map((spot: Body) => spot.powerMw));
+    // Each where the registration puts the planned spot it was.
+    const truth = poseTransform(POSE, WIDTH, HEIGHT);
+    const umPerPixel = (await server.call<Body>('GET', `/treatments/${second.id}/plan`, { token: tokens.nurse })).body.data.scale.umPerPixel;
+    const firedSpots = enabled.filter((_: Body, i: number) => i % 2 === 0);
+    const errorsUm = firedSpots.map((spot: Body, i: number) => {
+      const want = applySimilarity(truth, spot as { x: number; y: number });
+      return Math.hypot(data.spots[i].x - want.x, data.spots[i].y - want.y) * umPerPixel;
+    });
+    expect(Math.max(...errorsUm)).toBeLessThanOrEqual(data.registration.uncertaintyUm);
+    // The session shows it: treated, with the spots fired.
+    const session = (await server.call<Body>('GET', `/treatments/${first.id}`, { token: tokens.nurse })).body.data;
+    expect(session.transfer).toMatchObject({ id: transferId, status: 'treated', finishedAt: at, deliveredSpots: fired.length, failureReason: null });
   });
 
   it('the earlier session itself has no previous treatment', async () => {

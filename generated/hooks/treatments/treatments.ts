@@ -69,12 +69,20 @@ import type {
 } from '../../model/serviceUnavailableResponse';
 
 import type {
+  SessionTransferResponse
+} from '../../model/sessionTransferResponse';
+
+import type {
   SignOffInput
 } from '../../model/signOffInput';
 
 import type {
   TooManyRequestsResponse
 } from '../../model/tooManyRequestsResponse';
+
+import type {
+  TransferTarget
+} from '../../model/transferTarget';
 
 import type {
   TreatmentResponse
@@ -744,6 +752,134 @@ export function useDownloadParameterSet<TData = Awaited<ReturnType<typeof downlo
 
 
 /**
+ * **Addition.** Sends the session's parameter set to one of the clinic's enrolled devices (issue 29): sign-off queues it for the treating device by itself; this sends it again, to the same device after it failed or was cancelled, or to another one. The device must be able to deliver the plan: the plan is checked against its laser profile as at sign-off, and its wavelength must be the one the parameter set was packed for. A transfer still waiting for its laser is cancelled by this; once a laser has received it, it cannot be sent elsewhere. Audited.
+ * @summary Send the signed plan to a laser
+ */
+export const sendParameterSetToDevice = (
+    id: string,
+    transferTarget: BodyType<TransferTarget>,
+ options?: SecondParameter<typeof apiClient>,signal?: AbortSignal
+) => {
+      
+      
+      return apiClient<SessionTransferResponse>(
+      {url: `/treatments/${id}/transfer`, method: 'POST',
+      headers: {'Content-Type': 'application/json', },
+      data: transferTarget, signal
+    },
+      options);
+    }
+  
+
+
+export const getSendParameterSetToDeviceMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendParameterSetToDevice>>, TError,{id: string;data: BodyType<TransferTarget>}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof sendParameterSetToDevice>>, TError,{id: string;data: BodyType<TransferTarget>}, TContext> => {
+
+const mutationKey = ['sendParameterSetToDevice'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof sendParameterSetToDevice>>, {id: string;data: BodyType<TransferTarget>}> = (props) => {
+          const {id,data} = props ?? {};
+
+          return  sendParameterSetToDevice(id,data,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type SendParameterSetToDeviceMutationResult = NonNullable<Awaited<ReturnType<typeof sendParameterSetToDevice>>>
+    export type SendParameterSetToDeviceMutationBody = BodyType<TransferTarget>
+    export type SendParameterSetToDeviceMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>
+
+    /**
+ * @summary Send the signed plan to a laser
+ */
+export const useSendParameterSetToDevice = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | ValidationFailedResponse | LockedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendParameterSetToDevice>>, TError,{id: string;data: BodyType<TransferTarget>}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof sendParameterSetToDevice>>,
+        TError,
+        {id: string;data: BodyType<TransferTarget>},
+        TContext
+      > => {
+
+      const mutationOptions = getSendParameterSetToDeviceMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * **Addition.** Withdraws the parameter set from the laser it waits for, while that laser has not received it (issue 29). The laser's sync app is told at its next fetch (409 `transfer.cancelled`). Audited.
+ * @summary Cancel the transfer to the laser
+ */
+export const cancelParameterSetTransfer = (
+    id: string,
+ options?: SecondParameter<typeof apiClient>,) => {
+      
+      
+      return apiClient<SessionTransferResponse>(
+      {url: `/treatments/${id}/transfer`, method: 'DELETE'
+    },
+      options);
+    }
+  
+
+
+export const getCancelParameterSetTransferMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelParameterSetTransfer>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof cancelParameterSetTransfer>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['cancelParameterSetTransfer'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof cancelParameterSetTransfer>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  cancelParameterSetTransfer(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type CancelParameterSetTransferMutationResult = NonNullable<Awaited<ReturnType<typeof cancelParameterSetTransfer>>>
+    
+    export type CancelParameterSetTransferMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>
+
+    /**
+ * @summary Cancel the transfer to the laser
+ */
+export const useCancelParameterSetTransfer = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | LockedResponse>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof cancelParameterSetTransfer>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof cancelParameterSetTransfer>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getCancelParameterSetTransferMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
  * **Addition.** "Treatment report": the signed-off plan as an A4 PDF for the patient record, in the caller's `Language` (English or German) — the patient, the session (number, date, eye, device), the display fundus image with the exclusion zones (FAZ, ONH), the macula grid's ring and every spot coloured by its power, the fovea and disc markers and a scale bar in µm with the scale's origin; the laser settings; the per-spot power summary (spots planned, enabled and removed, lowest, median and highest power, the number of spots per power band); who signed off and when (in the reader's `timeZone`, UTC without one, the zone's abbreviation beside every time); and the parameter set's file name, size and SHA-256. The same plan in the same language and time zone always gives the same bytes (no creation time other than the sign-off's, no random document id), so a stored copy can be compared with a new download. Available once the plan is signed off and its parameter set packed (409 before, e.g. while `npt_packing`). A locked session (issue reported) still gets its report for the record: it states on its first page that an issue was reported (when, by whom and why) and that the parameter set is withheld. Every download is kept in the audit log.
  * @summary Download the treatment report (PDF)
  */

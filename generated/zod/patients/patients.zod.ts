@@ -40,6 +40,7 @@ export const listPatientsResponse = zod.object({
   "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
   "treatmentsCount": zod.number().min(listPatientsResponseDataItemTreatmentsCountMin).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
+  "transferStatus": zod.union([zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),zod.null()]).optional().describe('**Addition.** Where the latest session\'s signed plan stands on its way to the laser (issue 29); null when it was never sent to one.'),
   "deletionRequest": zod.union([zod.object({
   "reason": zod.string(),
   "requestedBy": zod.union([zod.object({
@@ -133,6 +134,7 @@ export const getPatientResponse = zod.object({
   "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
   "treatmentsCount": zod.number().min(getPatientResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
+  "transferStatus": zod.union([zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),zod.null()]).optional().describe('**Addition.** Where the latest session\'s signed plan stands on its way to the laser (issue 29); null when it was never sent to one.'),
   "deletionRequest": zod.union([zod.object({
   "reason": zod.string(),
   "requestedBy": zod.union([zod.object({
@@ -178,6 +180,7 @@ export const updatePatientResponse = zod.object({
   "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
   "treatmentsCount": zod.number().min(updatePatientResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
+  "transferStatus": zod.union([zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),zod.null()]).optional().describe('**Addition.** Where the latest session\'s signed plan stands on its way to the laser (issue 29); null when it was never sent to one.'),
   "deletionRequest": zod.union([zod.object({
   "reason": zod.string(),
   "requestedBy": zod.union([zod.object({
@@ -228,6 +231,7 @@ export const requestPatientDeletionResponse = zod.object({
   "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
   "treatmentsCount": zod.number().min(requestPatientDeletionResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
+  "transferStatus": zod.union([zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),zod.null()]).optional().describe('**Addition.** Where the latest session\'s signed plan stands on its way to the laser (issue 29); null when it was never sent to one.'),
   "deletionRequest": zod.union([zod.object({
   "reason": zod.string(),
   "requestedBy": zod.union([zod.object({
@@ -255,7 +259,7 @@ export const listPatientTreatmentsQueryParams = zod.strictObject({
 })
 
 export const listPatientTreatmentsResponseDataItemStepIndexMin = 0;
-export const listPatientTreatmentsResponseDataItemStepIndexMax = 8;export const listPatientTreatmentsResponseDataItemTotalSpotsMin = 0;export const listPatientTreatmentsResponseMetaPerPageMax = 100;export const listPatientTreatmentsResponseMetaTotalMin = 0;
+export const listPatientTreatmentsResponseDataItemStepIndexMax = 8;export const listPatientTreatmentsResponseDataItemTotalSpotsMin = 0;export const listPatientTreatmentsResponseDataItemTransferDeliveredSpotsMin = 0;export const listPatientTreatmentsResponseMetaPerPageMax = 100;export const listPatientTreatmentsResponseMetaTotalMin = 0;
 
 export const listPatientTreatmentsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -284,6 +288,20 @@ export const listPatientTreatmentsResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('Set when a physician changed a plan prepared by someone else (\"Modified\").'),zod.null()]).optional(),
+  "transfer": zod.union([zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(listPatientTreatmentsResponseDataItemTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.')),
   "meta": zod.object({
@@ -304,7 +322,7 @@ export const comparePatientTreatmentsQueryParams = zod.strictObject({
 })
 
 export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMin = 0;
-export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMin = 0;
+export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstTreatmentTransferDeliveredSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstPlanRevisionMin = 0;
 export const comparePatientTreatmentsResponseDataFirstPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataFirstPlanOpticDiscRadiusPxMax = 10000;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMax = 180;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazMarginUmMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhRotationDegMin = -180;
@@ -316,7 +334,7 @@ export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsOuterRadiu
 export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemBrightnessMax = 1;export const comparePatientTreatmentsResponseDataFirstPlanBrightnessExcludedSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
 export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
 export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;export const comparePatientTreatmentsResponseDataFirstLaserSettingsPulseDurationMsMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsLaserDoseMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsDutyCyclePercentMax = 100;export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMin = 0;
-export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMin = 0;
+export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataSecondTreatmentTransferDeliveredSpotsMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondPlanRevisionMin = 0;
 export const comparePatientTreatmentsResponseDataSecondPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataSecondPlanOpticDiscRadiusPxMax = 10000;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMax = 180;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazMarginUmMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhRotationDegMin = -180;
@@ -358,6 +376,20 @@ export const comparePatientTreatmentsResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('Set when a physician changed a plan prepared by someone else (\"Modified\").'),zod.null()]).optional(),
+  "transfer": zod.union([zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(comparePatientTreatmentsResponseDataFirstTreatmentTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.'),
   "plan": zod.object({
@@ -486,6 +518,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -559,6 +592,20 @@ export const comparePatientTreatmentsResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('Set when a physician changed a plan prepared by someone else (\"Modified\").'),zod.null()]).optional(),
+  "transfer": zod.union([zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(comparePatientTreatmentsResponseDataSecondTreatmentTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.'),
   "plan": zod.object({
@@ -687,6 +734,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(comparePatientTreatmentsResponseDataSecondPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(comparePatientTreatmentsResponseDataSecondPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({

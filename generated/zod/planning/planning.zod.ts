@@ -150,6 +150,7 @@ export const getPlanResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(getPlanResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(getPlanResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -210,14 +211,16 @@ export const getPreviousTreatmentResponse = zod.object({
   "number": zod.number().min(1),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "signedOff": zod.boolean().describe('False for a plan that was never signed off (it may not have been lasered).'),
-  "signedOffAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional()
+  "signedOffAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional(),
+  "treatedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional().describe('**Addition.** When the laser reported the treatment (issue 29); its spots are then the ones delivered, with the powers delivered, instead of the planned ones.')
 }).describe('The earlier session whose plan is carried over.'),zod.null()]).describe('The earlier session shown (the one asked for, else the latest signed-off, else the latest draft).'),
   "earlierSessions": zod.array(zod.object({
   "id": zod.uuid(),
   "number": zod.number().min(1),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "signedOff": zod.boolean().describe('False for a plan that was never signed off (it may not have been lasered).'),
-  "signedOffAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional()
+  "signedOffAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional(),
+  "treatedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).optional().describe('**Addition.** When the laser reported the treatment (issue 29); its spots are then the ones delivered, with the powers delivered, instead of the planned ones.')
 }).describe('The earlier session whose plan is carried over.')).describe('Every earlier session of this patient\'s eye with a planned grid, any of which may be shown (`earlierSessionId`): signed-off sessions first, then drafts, each newest first. Empty for `none`.'),
   "registration": zod.union([zod.object({
   "method": zod.enum(['landmarks', 'vessels']),
@@ -236,7 +239,7 @@ export const getPreviousTreatmentResponse = zod.object({
   "x": zod.number(),
   "y": zod.number(),
   "powerMw": zod.number().nullable()
-})).describe('The earlier plan\'s spots (those not removed), on today\'s image.'),
+})).describe('The earlier plan\'s spots (those not removed), on today\'s image; for a session the laser reported as treated, the spots it fired with the powers it delivered.'),
   "exclusionZones": zod.array(zod.object({
   "kind": zod.enum(['FAZ', 'ONH']).describe('FAZ = foveal avascular zone around the fovea; ONH = optic nerve head with a safety margin.'),
   "center": zod.object({
@@ -434,6 +437,7 @@ export const saveExclusionZonesResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(saveExclusionZonesResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(saveExclusionZonesResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -638,6 +642,7 @@ export const saveMaculaGridResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(saveMaculaGridResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(saveMaculaGridResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -833,6 +838,7 @@ export const saveBrightnessResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(saveBrightnessResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(saveBrightnessResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -885,6 +891,7 @@ export const listTreatmentDevicesResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(listTreatmentDevicesResponseDataItemLaserProfileWavelengthNmMin).max(listTreatmentDevicesResponseDataItemLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -1081,6 +1088,7 @@ export const saveFinalAdjustmentsResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(saveFinalAdjustmentsResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(saveFinalAdjustmentsResponseDataSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({

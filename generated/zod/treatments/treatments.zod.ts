@@ -26,7 +26,7 @@ export const uploadTreatmentBody = zod.strictObject({
  * @summary Read a session
  */
 export const getTreatmentResponseDataStepIndexMin = 0;
-export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataTotalSpotsMin = 0;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataDutyCyclePercentMax = 100;export const getTreatmentResponseDataDiagnosticsNotesMax = 2000;export const getTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const getTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const getTreatmentResponseDataPlanStepIndexMin = 0;
+export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataTotalSpotsMin = 0;export const getTreatmentResponseDataTransferDeliveredSpotsMin = 0;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataDutyCyclePercentMax = 100;export const getTreatmentResponseDataDiagnosticsNotesMax = 2000;export const getTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const getTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const getTreatmentResponseDataPlanStepIndexMin = 0;
 export const getTreatmentResponseDataPlanStepIndexMax = 8;export const getTreatmentResponseDataPlanRevisionMin = 0;
 export const getTreatmentResponseDataPlanRevisionMax = 1000000;export const getTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const getTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -67,6 +67,20 @@ export const getTreatmentResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('Set when a physician changed a plan prepared by someone else (\"Modified\").'),zod.null()]).optional(),
+  "transfer": zod.union([zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(getTreatmentResponseDataTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.').and(zod.object({
   "spotSizeUm": zod.number().nullish().describe('Spot size (µm).'),
@@ -226,6 +240,7 @@ export const getTreatmentResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(getTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(getTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -286,7 +301,7 @@ export const updateTreatmentBody = zod.strictObject({
 }).describe('\"Adjust description\" of a session. Eye and laser settings come from the NPT file and change through the plan steps (the planning wizard), not here; another field is refused (422 naming it).')
 
 export const updateTreatmentResponseDataStepIndexMin = 0;
-export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataDutyCyclePercentMax = 100;export const updateTreatmentResponseDataDiagnosticsNotesMax = 2000;export const updateTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const updateTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
+export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataTransferDeliveredSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataDutyCyclePercentMax = 100;export const updateTreatmentResponseDataDiagnosticsNotesMax = 2000;export const updateTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const updateTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
 export const updateTreatmentResponseDataPlanStepIndexMax = 8;export const updateTreatmentResponseDataPlanRevisionMin = 0;
 export const updateTreatmentResponseDataPlanRevisionMax = 1000000;export const updateTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const updateTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -327,6 +342,20 @@ export const updateTreatmentResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('Set when a physician changed a plan prepared by someone else (\"Modified\").'),zod.null()]).optional(),
+  "transfer": zod.union([zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(updateTreatmentResponseDataTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.').and(zod.object({
   "spotSizeUm": zod.number().nullish().describe('Spot size (µm).'),
@@ -486,6 +515,7 @@ export const updateTreatmentResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(updateTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(updateTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -558,7 +588,7 @@ export const confirmTreatmentBody = zod.strictObject({
 }).describe('The signing physician confirms with their password the plan of the revision they saw.')
 
 export const confirmTreatmentResponseDataStepIndexMin = 0;
-export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataDutyCyclePercentMax = 100;export const confirmTreatmentResponseDataDiagnosticsNotesMax = 2000;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
+export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataTransferDeliveredSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataDutyCyclePercentMax = 100;export const confirmTreatmentResponseDataDiagnosticsNotesMax = 2000;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
 export const confirmTreatmentResponseDataPlanStepIndexMax = 8;export const confirmTreatmentResponseDataPlanRevisionMin = 0;
 export const confirmTreatmentResponseDataPlanRevisionMax = 1000000;export const confirmTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const confirmTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -599,6 +629,20 @@ export const confirmTreatmentResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('Set when a physician changed a plan prepared by someone else (\"Modified\").'),zod.null()]).optional(),
+  "transfer": zod.union([zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(confirmTreatmentResponseDataTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.').and(zod.object({
   "spotSizeUm": zod.number().nullish().describe('Spot size (µm).'),
@@ -758,6 +802,7 @@ export const confirmTreatmentResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(confirmTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(confirmTreatmentResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -818,7 +863,7 @@ export const reportTreatmentIssueBody = zod.strictObject({
 })
 
 export const reportTreatmentIssueResponseDataStepIndexMin = 0;
-export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataDutyCyclePercentMax = 100;export const reportTreatmentIssueResponseDataDiagnosticsNotesMax = 2000;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
+export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;export const reportTreatmentIssueResponseDataTransferDeliveredSpotsMin = 0;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataDutyCyclePercentMax = 100;export const reportTreatmentIssueResponseDataDiagnosticsNotesMax = 2000;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
 export const reportTreatmentIssueResponseDataPlanStepIndexMax = 8;export const reportTreatmentIssueResponseDataPlanRevisionMin = 0;
 export const reportTreatmentIssueResponseDataPlanRevisionMax = 1000000;export const reportTreatmentIssueResponseDataPlanOpticDiscRadiusPxMax = 10000;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -859,6 +904,20 @@ export const reportTreatmentIssueResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "at": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('Set when a physician changed a plan prepared by someone else (\"Modified\").'),zod.null()]).optional(),
+  "transfer": zod.union([zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(reportTreatmentIssueResponseDataTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.').and(zod.object({
   "spotSizeUm": zod.number().nullish().describe('Spot size (µm).'),
@@ -1018,6 +1077,7 @@ export const reportTreatmentIssueResponse = zod.object({
   "id": zod.uuid(),
   "deviceId": zod.string(),
   "description": zod.string().nullable(),
+  "enrolled": zod.boolean().optional().describe('**Addition.** Its sync app holds a credential (issue 29): a signed plan can be sent to it. Otherwise the parameter set is downloaded by hand.'),
   "laserProfile": zod.union([zod.object({
   "wavelengthNm": zod.number().min(reportTreatmentIssueResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin).max(reportTreatmentIssueResponseDataPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax).describe('Treatment wavelength (e.g. 532, 577, 810 nm).'),
   "spotSizeUm": zod.object({
@@ -1065,6 +1125,60 @@ export const reportTreatmentIssueResponse = zod.object({
   "reportedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }),zod.null()]).optional()
 })).describe('A treatment (session) with its images, laser settings and plan.')
+})
+
+/**
+ * **Addition.** Sends the session's parameter set to one of the clinic's enrolled devices (issue 29): sign-off queues it for the treating device by itself; this sends it again, to the same device after it failed or was cancelled, or to another one. The device must be able to deliver the plan: the plan is checked against its laser profile as at sign-off, and its wavelength must be the one the parameter set was packed for. A transfer still waiting for its laser is cancelled by this; once a laser has received it, it cannot be sent elsewhere. Audited.
+ * @summary Send the signed plan to a laser
+ */
+export const sendParameterSetToDeviceBody = zod.strictObject({
+  "deviceId": zod.uuid()
+}).describe('The device to send the signed plan to (`id` of the clinic\'s device, as listTreatmentDevices gives it).')
+
+export const sendParameterSetToDeviceResponseDataDeliveredSpotsMin = 0;
+
+export const sendParameterSetToDeviceResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "message": zod.string().optional(),
+  "data": zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(sendParameterSetToDeviceResponseDataDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.')
+})
+
+/**
+ * **Addition.** Withdraws the parameter set from the laser it waits for, while that laser has not received it (issue 29). The laser's sync app is told at its next fetch (409 `transfer.cancelled`). Audited.
+ * @summary Cancel the transfer to the laser
+ */
+export const cancelParameterSetTransferResponseDataDeliveredSpotsMin = 0;
+
+export const cancelParameterSetTransferResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "message": zod.string().optional(),
+  "data": zod.object({
+  "id": zod.uuid(),
+  "status": zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),
+  "device": zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string(),
+  "description": zod.string().nullable()
+}),
+  "queuedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
+  "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
+  "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
+  "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
+  "deliveredSpots": zod.number().min(cancelParameterSetTransferResponseDataDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+}).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.')
 })
 
 /**
