@@ -27,7 +27,7 @@ function served(path: string, url: string): Json {
 
 const SUMMARY_FIELDS = [
   'id', 'patientId', 'number', 'date', 'eye', 'description', 'planStatus', 'step', 'stepIndex', 'locked',
-  'brightness', 'totalSpots', 'thumbnailUrl', 'error', 'modified', 'createdAt',
+  'brightness', 'totalSpots', 'thumbnailUrl', 'error', 'modified', 'transfer', 'createdAt',
 ];
 const LASER_FIELDS = ['spotSizeUm', 'spotSpacing', 'pulseDurationMs', 'laserMode', 'iolStatus', 'laserDose', 'dutyCyclePercent'];
 const pick = (value: Json, fields: string[]) => Object.fromEntries(fields.map((field) => [field, value[field]]));

@@ -55,6 +55,20 @@ export async function uploadedSession(
   return treatment!;
 }
 
+/** Steps 1–3 through the API, as proposed: the session waits at sign-off. */
+export async function planToSignOff(api: APIRequestContext, treatment: Treatment) {
+  const post = async (path: string, data: object) => {
+    const response = await api.post(`/api/treatments/${treatment.id}/plan/${path}`, { data });
+    expect(response.status(), await response.text()).toBe(200);
+    return ((await response.json()) as { data: Treatment['plan'] }).data;
+  };
+  const zones = treatment.plan.exclusionZones!;
+  const shape = (zone: typeof zones.faz) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
+  let plan = await post('exclusion-zones', { revision: treatment.plan.revision, faz: shape(zones.faz), onh: shape(zones.onh) });
+  plan = await post('macula-grid', { revision: plan.revision, settings: plan.gridSettings });
+  await post('brightness', { revision: plan.revision });
+}
+
 /** Puts `file` into the open upload dialog and sends it. */
 export async function uploadInDialog(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, uploadLabel: string) {
   await page.getByRole('dialog').locator('input[type=file]').setInputFiles(file);

@@ -7,7 +7,7 @@ import type { Treatment } from '../../generated/model/treatment';
 import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { setCheckbox } from './form-controls';
-import { apiAs, examFile, uniqueTag } from './patients';
+import { apiAs, examFile, planToSignOff, uniqueTag } from './patients';
 import { signInToHome } from './session';
 import { fill, type Texts } from './texts';
 
@@ -36,20 +36,6 @@ async function plannableSession(api: APIRequestContext): Promise<{ treatment: Tr
     )
     .toBe('planning');
   return { treatment: treatment!, patientName: `Maria ${secondName}` };
-}
-
-/** Steps 1–3 through the API, as proposed: the session waits at sign-off. */
-async function planToSignOff(api: APIRequestContext, treatment: Treatment) {
-  const post = async (path: string, data: object) => {
-    const response = await api.post(`/api/treatments/${treatment.id}/plan/${path}`, { data });
-    expect(response.status(), await response.text()).toBe(200);
-    return ((await response.json()) as { data: Treatment['plan'] }).data;
-  };
-  const zones = treatment.plan.exclusionZones!;
-  const shape = (zone: typeof zones.faz) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
-  let plan = await post('exclusion-zones', { revision: treatment.plan.revision, faz: shape(zones.faz), onh: shape(zones.onh) });
-  plan = await post('macula-grid', { revision: plan.revision, settings: plan.gridSettings });
-  await post('brightness', { revision: plan.revision });
 }
 
 const panel = (page: Page, texts: Texts, step: 1 | 2 | 3 | 4) => page.getByRole('region', { name: texts.planning.steps[step] });
