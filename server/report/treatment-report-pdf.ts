@@ -703,7 +703,7 @@ function signOffSection(doc: Doc, input: ReportInput, f: Formats, y: number): nu
 
 /**
  * What the laser delivered, beside what was planned: the spots fired and those that were not, the powers, and
- * how far they were from the plan's (delivered − planned, the mean and the largest, with the spot).
+ * how far they were from the plan's (delivered − planned: the mean, the largest, and how many spots differ).
  */
 function deliverySection(doc: Doc, treatment: Treatment, delivery: ReportDelivery, f: Formats, y: number): number {
   const planned = new Map(treatment.plan.spots.filter((spot) => spot.enabled).map((spot) => [spot.id, spot.powerMw ?? null]));
@@ -720,18 +720,19 @@ function deliverySection(doc: Doc, treatment: Treatment, delivery: ReportDeliver
   }
   const deviations = delivery.spots.flatMap((spot) => {
     const plannedMw = planned.get(spot.id);
-    return plannedMw ? [{ id: spot.id, mw: spot.powerMw - plannedMw, percent: ((spot.powerMw - plannedMw) / plannedMw) * 100 }] : [];
+    return plannedMw ? [{ mw: spot.powerMw - plannedMw, percent: ((spot.powerMw - plannedMw) / plannedMw) * 100 }] : [];
   });
-  const signed = (text: string, value: number) => (value > 0 ? `+${text}` : text.replace('-', '−'));
+  // Signed to the figure shown: a deviation that rounds to zero has no sign.
+  const signed = (text: string) => (/[1-9]/.test(text) ? (text.startsWith('-') ? `−${text.slice(1)}` : `+${text}`) : text.replace('-', ''));
   if (deviations.length) {
     const mean = deviations.reduce((sum, d) => sum + d.mw, 0) / deviations.length;
     const meanPercent = deviations.reduce((sum, d) => sum + d.percent, 0) / deviations.length;
     const largest = deviations.reduce((worst, d) => (Math.abs(d.mw) > Math.abs(worst.mw) ? d : worst));
-    rows.push([f.t('delivery.meanDeviation'), `${signed(f.mw(mean), mean)} (${signed(f.number(meanPercent, 1), meanPercent)}\u00a0%)`]);
-    rows.push([
-      f.t('delivery.largestDeviation'),
-      f.t('delivery.largestValue', { mw: signed(f.mw(largest.mw), largest.mw), percent: signed(f.number(largest.percent, 1), largest.percent), spot: largest.id }),
-    ]);
+    // Another power than planned, to the tenth of a milliwatt the report states powers in.
+    const off = deviations.filter((d) => Math.abs(d.mw) >= 0.05).length;
+    rows.push([f.t('delivery.meanDeviation'), `${signed(f.mw(mean))} (${signed(f.number(meanPercent, 1))}\u00a0%)`]);
+    rows.push([f.t('delivery.largestDeviation'), `${signed(f.mw(largest.mw))} (${signed(f.number(largest.percent, 1))}\u00a0%)`]);
+    rows.push([f.t('delivery.offPlan'), f.number(off)]);
   }
   if (y + 20 + rows.length * 14 > BOTTOM) {
     doc.addPage();
