@@ -125,6 +125,7 @@ describe('the plan in the planner and in the report', () => {
       treatment,
       image: null,
       marks: [],
+      delivery: null,
     });
     const painted = await paintedPaths(pdf);
     /** The paths of a circle or an upright ellipse of these radii in image pixels: the plan's shapes, drawn in them. */
