@@ -81,6 +81,8 @@ export class DeviceApi {
     if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
     if (authenticated && this.options.credential) headers.Authorization = `Bearer ${this.options.credential}`;
     let response: Response;
+    let bytes: Uint8Array | null = null;
+    let text = '';
     try {
       response = await fetch(new URL(`api${path}`, this.base()), {
         method,
@@ -89,11 +91,14 @@ export class DeviceApi {
         // An exam of up to 100 MB over a slow clinic link takes minutes.
         signal: AbortSignal.timeout(this.options.timeoutMs ?? (multipart ? 15 * 60_000 : 30_000)),
       });
+      // The answer is read here too: a connection lost halfway through it (the server killed, a proxy restarted)
+      // is a server out of reach, tried again, and must not end the app as an unknown error would.
+      if (response.ok && answerAs === 'bytes') bytes = new Uint8Array(await response.arrayBuffer());
+      else text = await response.text();
     } catch (error) {
       throw new DeviceApiError(`cannot reach ${this.options.server}: ${(error as Error).message}`, 0, null, null);
     }
-    if (response.ok && answerAs === 'bytes') return new Uint8Array(await response.arrayBuffer()) as T;
-    const text = await response.text();
+    if (bytes) return bytes as T;
     let answer: Record<string, unknown> = {};
     try {
       answer = text ? (JSON.parse(text) as Record<string, unknown>) : {};

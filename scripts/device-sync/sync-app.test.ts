@@ -35,8 +35,9 @@ describe('back-off', () => {
   it('doubles from 1 s and stays within a minute, half of it random', () => {
     expect([1, 2, 3, 4].map((n) => backoffMs(n, () => 1))).toEqual([1000, 2000, 4000, 8000]);
     expect(backoffMs(3, () => 0)).toBe(2000);
+    // What Math.random gives: fc.double also draws NaN unless told not to, and the property failed on it now and then.
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1000 }), fc.double({ min: 0, max: 1, maxExcluded: true }), (failures, random) => {
+      fc.property(fc.integer({ min: 1, max: 1000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (failures, random) => {
         const ms = backoffMs(failures, () => random);
         return ms >= 500 && ms <= MAX_BACKOFF_MS;
       }),

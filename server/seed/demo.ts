@@ -12,6 +12,8 @@ import { runQueuedJob } from '../jobs/worker';
 import { acceptExam } from '../services/exam-upload';
 import { examProcessing } from '../services/exam-processing';
 import { parameterSetPacking, signOff } from '../services/parameter-set';
+import type { DeviceCaller } from '../services/device-sync';
+import { acknowledgeTransfer, deviceParameterSetFile, reportDelivery } from '../services/transfers';
 import { type Actor, systemOrigin } from '../actor';
 import { saveBrightness, saveExclusionZones, saveMaculaGrid } from '../services/plan-steps';
 import { CATEGORY_OF, type NotificationEvent } from '../services/notifications';
@@ -154,6 +156,28 @@ async function signedOffOnTheDay(now: AppContext, day: Date, physician: Actor, t
   await saveBrightness(ctx, physician, treatmentId, { revision: (await row()).plan_revision });
   await signOff(ctx, physician, treatmentId, { revision: (await row()).plan_revision, password: DEMO_PASSWORD, confirm: true }, () => {});
   await runQueuedJob(now, 'treatment.pack', treatmentId, parameterSetPacking(ctx));
+  await treatedByTheLaser(now, new Date(day.getTime() + 40 * 60_000), treatmentId);
+}
+
+/**
+ * The laser's sync app on the day: the parameter set queued for it at packing is fetched, confirmed and
+ * reported treated with every planned spot at its planned power — through the same services as its calls.
+ */
+async function treatedByTheLaser(now: AppContext, day: Date, treatmentId: string): Promise<void> {
+  const ctx = { ...now, clock: { now: () => day } };
+  const transfer = await ctx.db
+    .selectFrom('parameter_set_transfers as t')
+    .innerJoin('devices as d', 'd.id', 't.device_id')
+    .select(['t.id', 't.sha256', 'd.id as device', 'd.clinic_id', 'd.device_id', 'd.credential_hash'])
+    .where('t.treatment_id', '=', treatmentId)
+    .where('t.status', '=', 'queued')
+    .executeTakeFirstOrThrow();
+  const laser: DeviceCaller = { ...systemOrigin, id: transfer.device, clinicId: transfer.clinic_id, deviceId: transfer.device_id, credentialHash: transfer.credential_hash! };
+  await deviceParameterSetFile(ctx, laser, transfer.id);
+  await acknowledgeTransfer(ctx, laser, transfer.id, transfer.sha256);
+  const plan = (await ctx.db.selectFrom('treatments').select('plan').where('id', '=', treatmentId).executeTakeFirstOrThrow()).plan!;
+  const spots = plan.spots.filter((spot) => spot.enabled).map((spot) => ({ id: spot.id, powerMw: spot.powerMw ?? 0 }));
+  await reportDelivery(ctx, laser, transfer.id, { outcome: 'treated', at: day.toISOString(), spots });
 }
 
 export async function seedDemo(ctx: AppContext): Promise<DemoSummary> {

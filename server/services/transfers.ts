@@ -92,15 +92,16 @@ export async function deviceParameterSetFile(ctx: AppContext, device: DeviceCall
 /** The device confirms the bytes it received: `received` (again: the same answer). */
 export async function acknowledgeTransfer(ctx: AppContext, device: DeviceCaller, id: string, sha256: string): Promise<DeviceTransfer> {
   const now = ctx.clock.now();
-  const { transfer, changed } = await ctx.db.transaction().execute(async (tx) => {
+  const { transfer, session } = await ctx.db.transaction().execute(async (tx) => {
     const found = await transfers.transferOfDevice(tx, device.id, id, true);
     if (!found) throw notFound();
     if (found.status === 'cancelled') throw cancelledError();
     if (found.sha256 !== sha256.toLowerCase()) throw new HttpError(409, 'transfer.checksum_mismatch', 'transfer.checksum_mismatch');
-    if (found.status !== 'queued') return { transfer: found, changed: false };
-    return { transfer: await transfers.markReceived(tx, found.id, now), changed: true };
+    if (found.status !== 'queued') return { transfer: found, session: null };
+    const received = await transfers.markReceived(tx, found.id, now);
+    return { transfer: received, session: await recordStep(tx, device, received, 'device.parameter_set_received', {}) };
   });
-  if (changed) await recordStep(ctx, device, transfer, 'device.parameter_set_received', {});
+  if (session) announceSession(ctx, session);
   return toDeviceTransfer(transfer);
 }
 
@@ -118,7 +119,7 @@ export async function reportDelivery(ctx: AppContext, device: DeviceCaller, id: 
   if (report.outcome === 'treated' && spots.length === 0) throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { spots: ['transfer.no_spots'] });
   if (report.outcome === 'failed' && !reason) throw new HttpError(422, 'request.invalid', 'request.invalid', {}, { reason: ['validation.required'] });
   const at = new Date(report.at);
-  const { transfer, changed } = await ctx.db.transaction().execute(async (tx) => {
+  const { transfer, session } = await ctx.db.transaction().execute(async (tx) => {
     const found = await transfers.transferOfDevice(tx, device.id, id, true);
     if (!found) throw notFound();
     if (found.status === 'cancelled') throw cancelledError();
@@ -130,7 +131,7 @@ export async function reportDelivery(ctx: AppContext, device: DeviceCaller, id: 
         new Date(found.finished_at).getTime() === at.getTime() &&
         (report.outcome === 'treated' ? sameSpots(found.delivery, spots) : found.failure_reason === reason);
       if (!same) throw new HttpError(409, 'transfer.already_reported', 'transfer.already_reported');
-      return { transfer: found, changed: false };
+      return { transfer: found, session: null };
     }
     let placed: DeliveredSpot[] = [];
     if (report.outcome === 'treated') {
@@ -143,26 +144,29 @@ export async function reportDelivery(ctx: AppContext, device: DeviceCaller, id: 
       placed = spots.map((spot) => ({ ...spot, x: planned.get(spot.id)!.x, y: planned.get(spot.id)!.y }));
     }
     const outcome = report.outcome === 'treated' ? { status: 'treated' as const, spots: placed } : { status: 'failed' as const, reason };
-    return { transfer: await transfers.markFinished(tx, found.id, outcome, at), changed: true };
-  });
-  if (changed) {
+    const finished = await transfers.markFinished(tx, found.id, outcome, at);
     const detail = report.outcome === 'treated' ? { spots: spots.length } : { reason };
-    await recordStep(ctx, device, transfer, report.outcome === 'treated' ? 'device.delivery_treated' : 'device.delivery_failed', detail);
-  }
+    const action = report.outcome === 'treated' ? 'device.delivery_treated' : 'device.delivery_failed';
+    return { transfer: finished, session: await recordStep(tx, device, finished, action, detail) };
+  });
+  if (session) announceSession(ctx, session);
   return toDeviceTransfer(transfer);
 }
 
-/** A transfer's step: audited with the session's patient, and the session's screens told. */
-async function recordStep(ctx: AppContext, device: DeviceCaller, transfer: TransferRow, action: string, detail: Record<string, unknown>) {
-  const row = await treatmentById(ctx.db, transfer.treatment_id);
-  await audit(ctx.db, device, {
+/**
+ * A transfer's step, audited with the session's patient in the step's own transaction (a receipt or report is
+ * never kept without its entry, nor the entry without it). Answers the session, for its screens to be told.
+ */
+async function recordStep(tx: Queryable, device: DeviceCaller, transfer: TransferRow, action: string, detail: Record<string, unknown>) {
+  const row = await treatmentById(tx, transfer.treatment_id);
+  await audit(tx, device, {
     ...deviceEntry(device),
     action,
     outcome: 'success',
     patientIds: row ? [row.patient_id] : [],
     detail: { transferId: transfer.id, treatmentId: transfer.treatment_id, ...detail },
   });
-  if (row) announceSession(ctx, row);
+  return row ?? null;
 }
 
 const conflict = (code: MessageKey) => new HttpError(409, code, code);
@@ -175,7 +179,7 @@ const conflict = (code: MessageKey) => new HttpError(409, code, code);
  */
 export async function sendToDevice(ctx: AppContext, actor: Actor, treatmentId: string, deviceId: string): Promise<SessionTransfer> {
   const now = ctx.clock.now();
-  const { transfer, replaced, row } = await ctx.db.transaction().execute(async (tx) => {
+  const { transfer, row } = await ctx.db.transaction().execute(async (tx) => {
     const row = await activeTreatmentRow(tx, actor.clinicId, treatmentId, { lock: true });
     if (!row) throw notFound();
     if (row.locked) throw sessionLocked();
@@ -197,15 +201,15 @@ export async function sendToDevice(ctx: AppContext, actor: Actor, treatmentId: s
     if (latest?.status === 'treated') throw conflict('transfer.already_treated');
     const withdrawn = await transfers.cancelOpenTransfers(tx, row.id, now);
     const queued = await transfers.insertTransfer(tx, { clinicId: row.clinic_id, treatmentId: row.id, deviceId: device.id, ...parameterSet, at: now });
-    return { transfer: { ...queued, device_serial: device.device_id, device_description: device.description }, replaced: withdrawn[0]?.id ?? null, row };
-  });
-  await audit(ctx.db, actor, {
-    action: 'transfer.sent',
-    outcome: 'success',
-    targetType: 'treatment',
-    targetId: treatmentId,
-    patientIds: [row.patient_id],
-    detail: { transferId: transfer.id, device: transfer.device_serial, replacedTransferId: replaced },
+    await audit(tx, actor, {
+      action: 'transfer.sent',
+      outcome: 'success',
+      targetType: 'treatment',
+      targetId: row.id,
+      patientIds: [row.patient_id],
+      detail: { transferId: queued.id, device: device.device_id, replacedTransferId: withdrawn[0]?.id ?? null },
+    });
+    return { transfer: { ...queued, device_serial: device.device_id, device_description: device.description }, row };
   });
   announceSession(ctx, row);
   return toSessionTransfer(transfer);
@@ -221,15 +225,15 @@ export async function cancelTransfer(ctx: AppContext, actor: Actor, treatmentId:
     const latest = await transfers.latestTransferOf(tx, row.id, true);
     if (latest?.status !== 'queued') throw conflict('transfer.not_cancellable');
     const cancelled = await transfers.markCancelled(tx, latest.id, now);
+    await audit(tx, actor, {
+      action: 'transfer.cancelled',
+      outcome: 'success',
+      targetType: 'treatment',
+      targetId: row.id,
+      patientIds: [row.patient_id],
+      detail: { transferId: cancelled.id, device: latest.device_serial },
+    });
     return { transfer: { ...cancelled, device_serial: latest.device_serial, device_description: latest.device_description }, row };
-  });
-  await audit(ctx.db, actor, {
-    action: 'transfer.cancelled',
-    outcome: 'success',
-    targetType: 'treatment',
-    targetId: treatmentId,
-    patientIds: [row.patient_id],
-    detail: { transferId: transfer.id, device: transfer.device_serial },
   });
   announceSession(ctx, row);
   return toSessionTransfer(transfer);
