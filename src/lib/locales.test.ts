@@ -57,6 +57,8 @@ const SAME_IN_BOTH = new Set([
   'planning:hotkeys.list.fit.keys',
   'planning:hotkeys.list.redFree.keys',
   'planning:history.system', // "System" is German too
+  'planning:transfer.title', // "Laser" is German too
+  'report:delivery.device',
   'devices:filters.online', // "Online" and "Offline" are German too
   'devices:filters.offline',
   'devices:status.online',

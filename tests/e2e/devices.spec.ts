@@ -1,11 +1,7 @@
 // /admin/devices as a clinic IT admin uses it: the demo clinic's laser systems, the filter and the search kept
 // in the URL, and an empty result that says so; each device's laser profile; a laser added, its sync app
 // enrolled with the code, Online live while it runs and Offline when it stops.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
 import type { DeviceListResponse } from '../../generated/model/deviceListResponse';
 import type { LaserProfile } from '../../generated/model/laserProfile';
@@ -13,7 +9,7 @@ import { expectNoAxeViolations } from './axe';
 import { expect, test, type StaffAccount } from './fixtures';
 import { setCheckbox } from './form-controls';
 import { signInToHome } from './session';
-import { REFERENCE_URL } from './reference-server';
+import { startSyncApp } from './sync-app';
 import { fill, type Texts } from './texts';
 
 test('devices: the demo lasers offline while no sync app of theirs runs, filtered and searched, in the URL', async ({ page, staff, texts }) => {
@@ -225,28 +221,6 @@ test('laser profiles: in German "0,1" as the lowest power is saved as 0.1, "0.1"
     expect(restored.status(), await restored.text()).toBe(200);
   }
 });
-
-/** The reference sync app (`npm run device:sync`) as a child process, with its state in a folder of its own. */
-function startSyncApp(code: string) {
-  const state = mkdtempSync(join(tmpdir(), 'macula-sync-app-'));
-  const app = spawn(join('node_modules', '.bin', 'tsx'), ['scripts/device-sync/main.ts', '--server', REFERENCE_URL, '--enrol', code, '--state', state], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  app.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  app.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => app.once('exit', (exitCode) => resolve(exitCode)));
-  return {
-    output: () => output,
-    /** Stops it as Ctrl-C would; resolves with its exit code. */
-    async stop() {
-      if (app.exitCode === null) app.kill('SIGTERM');
-      const exitCode = await exited;
-      rmSync(state, { recursive: true, force: true });
-      return exitCode;
-    },
-  };
-}
 
 test('a laser added, its sync app enrolled with the code: Online live while it runs, Offline when it stops, then its access revoked', async ({ page, staff, texts }) => {
   const d = texts.devices;

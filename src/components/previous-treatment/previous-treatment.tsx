@@ -75,7 +75,9 @@ export function PreviousTreatmentPanel({ state, overSpots }: { state: PreviousTr
   const { previous, shown, setShown } = state;
   if (!previous || previous.state === 'none' || !previous.session) return null;
   const session = previous.session;
-  const name = t('session', { number: session.number, date: formatDate(session.date, i18n.language) });
+  // A session the laser reported is named by the day it was treated, and its spots are the ones delivered.
+  const context = session.treatedAt ? 'treated' : undefined;
+  const name = t('session', { number: session.number, date: formatDate(session.treatedAt ?? session.date, i18n.language), context });
   const registration = previous.state === 'registered' ? previous.registration : null;
   return (
     <div className="mp-previous" role="group" aria-label={t('label')}>
@@ -94,8 +96,9 @@ export function PreviousTreatmentPanel({ state, overSpots }: { state: PreviousTr
             }
           />
           <p className="mp-muted-text mp-previous-detail">
-            {session.signedOff ? t('signedOff') : t('notSignedOff')} ·{' '}
+            {context ? t('reported') : session.signedOff ? t('signedOff') : t('notSignedOff')} ·{' '}
             {t('detail', {
+              context,
               count: previous.spots.length,
               method: t(`method.${registration.method}`),
               uncertainty: formatNumber(registration.uncertaintyUm, i18n.language, 0),
@@ -104,7 +107,7 @@ export function PreviousTreatmentPanel({ state, overSpots }: { state: PreviousTr
           {registration.method === 'landmarks' && <p className="mp-previous-detail">{t('rough')}</p>}
           {overSpots !== undefined && overSpots > 0 && (
             <Callout intent="warning" compact className="mp-previous-over" role="status">
-              {t('over', { count: overSpots, session: session.number })}
+              {t('over', { count: overSpots, session: session.number, context })}
             </Callout>
           )}
         </>
@@ -133,7 +136,11 @@ function EarlierSessionChoice({ state }: { state: PreviousTreatmentState }) {
       <Select id={id} value={previous.session.id} onChange={(event) => state.choose(event.currentTarget.value)}>
         {previous.earlierSessions.map((session) => (
           <option key={session.id} value={session.id}>
-            {t(session.signedOff ? 'optionSignedOff' : 'optionDraft', { number: session.number, date: formatDate(session.date, i18n.language) })}
+            {t(session.treatedAt ? 'optionTreated' : session.signedOff ? 'optionSignedOff' : 'optionDraft', {
+              number: session.number,
+              date: formatDate(session.date, i18n.language),
+              treatedOn: session.treatedAt && formatDate(session.treatedAt, i18n.language),
+            })}
           </option>
         ))}
       </Select>

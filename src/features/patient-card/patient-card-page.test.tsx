@@ -235,6 +235,13 @@ describe('general information and sessions', () => {
       'Total spots': '762',
     });
     expect(text(first)).toContain('Modified by Dr. Paul Brandt on');
+    // Beside the plan status, where the signed plan stands at the laser (the contract's examples): the first
+    // session was treated, and says on which day; the newest is at the laser.
+    const tags = (session: Element) => [...session.querySelectorAll('.mp-session-meta .bp6-tag')].map((tag) => text(tag));
+    expect(tags(first)).toEqual(['Parameter Set available', 'Treated']);
+    expect(text(first.querySelector('.mp-session-meta'))).toContain('Treated on 12/08/2026');
+    expect(tags(newest)).toEqual(['Parameter Set available', 'At the laser']);
+    expect(text(newest.querySelector('.mp-session-meta'))).not.toContain('Treated on');
   });
 
   it('shows the exam file’s diagnostic data with units, in both languages, and fields it does not know as written', async () => {

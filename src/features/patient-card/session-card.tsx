@@ -21,6 +21,7 @@ import { useFailureMessage } from '@/components/form-fields';
 import { saveTreatmentReport } from '@/components/treatment-report';
 import { useNotify } from '@/components/notifications';
 import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
+import { TransferStatusTag } from '@/components/transfer-state';
 import { paths } from '@/config/paths';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { useObjectUrl } from '@/lib/use-object-url';
@@ -255,6 +256,7 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
   const hasReport = hasParameterSet || Boolean(treatment?.plan.parameterSet);
   const hasImage = Boolean(treatment?.images.length);
   const status = shownPlanStatus(session.planStatus, Boolean(session.error));
+  const { transfer } = session;
 
   return (
     <Card className="mp-session" role="article" aria-labelledby={titleId}>
@@ -267,6 +269,10 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
           <p className="mp-session-meta">
             <span>{t(`patients:eye.${session.eye}`)}</span>
             <PlanStatusTag status={status} />
+            {transfer && <TransferStatusTag status={transfer.status} />}
+            {transfer?.status === 'treated' && transfer.finishedAt && (
+              <span>{t('patients:transfer.treatedOn', { date: formatDate(transfer.finishedAt, i18n.language) })}</span>
+            )}
           </p>
           {session.modified && (
             <Callout intent="warning" compact className="mp-session-callout">

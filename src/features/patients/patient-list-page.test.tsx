@@ -167,15 +167,19 @@ describe('the list', () => {
       'Processing',
       'In planning',
       'Error Detected',
-      'Parameter Set available',
+      // The signed plan at the laser (the contract's example: received), a second tag after the plan status.
+      'Parameter Set available At the laser',
       'Issue reported',
     ]);
+    const tags = [...bodyRows(container)[3].querySelectorAll('td:nth-child(5) .bp6-tag')];
+    expect(tags.map((tag) => tag.textContent)).toEqual(['Parameter Set available', 'At the laser']);
+    expect(tags[1].className).toContain('bp6-intent-primary');
   });
 
   it('speaks German in German', async () => {
     const { container } = await renderList('', 'de');
     await waitFor(() => expect(bodyRows(container)).toHaveLength(5));
-    expect(rowTexts(container)[3]).toEqual(['Schneider, Maria', '23.04.1951', 'Weiblich', '18.11.2026', 'Parametersatz verfügbar', '2']);
+    expect(rowTexts(container)[3]).toEqual(['Schneider, Maria', '23.04.1951', 'Weiblich', '18.11.2026', 'Parametersatz verfügbar Vom Laser empfangen', '2']);
     expect(getByText(container, 'button', 'NPT-Datei hochladen')).toBeTruthy();
   });
 

@@ -6,6 +6,7 @@ import type { Patient } from '@generated/model/patient';
 import type { PatientSort } from '@generated/model/patientSort';
 import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
 import { SortHeader } from '@/components/sort-header/sort-header';
+import { TransferStatusTag } from '@/components/transfer-state';
 import { paths } from '@/config/paths';
 import { formatCalendarDate, formatDate } from '@/lib/format';
 import { nextSort, sortState, type SortColumn } from './list-view';
@@ -128,6 +129,13 @@ export function PatientTable({ patients, loading, refreshing = false, sort, onSo
                         <PlanStatusTag status={shownPlanStatus(patient.planStatus, patient.latestSessionFailed)} />
                       ) : (
                         <span className="mp-muted-text">—</span>
+                      )}
+                      {/* Where the latest session's signed plan stands at the laser, when it was sent to one. */}
+                      {patient.transferStatus && (
+                        <>
+                          {' '}
+                          <TransferStatusTag status={patient.transferStatus} />
+                        </>
                       )}
                     </td>
                     <td className="mp-column-number">{patient.treatmentsCount}</td>

@@ -2,15 +2,25 @@ import { Button, Callout, ProgressBar } from '@blueprintjs/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { downloadParameterSet } from '@generated/hooks/treatments/treatments';
+import type { Role } from '@generated/model/role';
 import type { Treatment } from '@generated/model/treatment';
 import { useFailureMessage } from '@/components/form-fields';
 import { saveTreatmentReport } from '@/components/treatment-report';
 import { blobFailureMessage } from '@/lib/blob-failure';
 import { formatBytes, formatDateTime } from '@/lib/format';
 import { saveBlob } from '@/lib/save-blob';
+import { LaserPanel } from './laser-panel';
+// For the bundle only. This step loads lazily (planning-page.tsx). Rolldown groups modules into chunks by which
+// entries reach them and does not see that the page has loaded them already: a lazy module that reaches only part of
+// the chunks its page loads splits those chunks, which cost every route 0.1–0.5 kB, the sign-in page too (measured,
+// issue 29). Reaching the page makes this module reach them whole, so its own chunk is all it adds.
+import './planning-page';
 
-/** Wizard step 5: packing the parameter set for the laser, then its file name, size and SHA-256, and its download. */
-export function ParameterSetStep({ treatment }: { treatment: Treatment }) {
+/**
+ * Wizard step 5: packing the parameter set for the laser, then its file name, size and SHA-256, and its download;
+ * below, the laser it goes to (issue 29). The download by hand stays, with or without a connected laser.
+ */
+export function ParameterSetStep({ treatment, role }: { treatment: Treatment; role: Role }) {
   const { t, i18n } = useTranslation('planning');
   const failureMessage = useFailureMessage();
   const [downloading, setDownloading] = useState<'parameterSet' | 'report' | null>(null);
@@ -75,6 +85,7 @@ export function ParameterSetStep({ treatment }: { treatment: Treatment }) {
             </Button>
           </div>
           <p className="mp-muted-text">{t('parameterSet.reportNote')}</p>
+          <LaserPanel treatment={treatment} role={role} />
           {failure && (
             <Callout intent="danger" compact className="mp-step-callout" role="alert">
               {failure}

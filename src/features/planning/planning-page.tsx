@@ -1,5 +1,5 @@
 import { Button, Callout, Classes, DialogBody, HTMLTable, Tag } from '@blueprintjs/core';
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useGetTreatment } from '@generated/hooks/treatments/treatments';
@@ -15,7 +15,6 @@ import { BrightnessStep } from './brightness-step';
 import { ChangeHistory } from './change-history';
 import { ExclusionZonesStep } from './exclusion-zones-step';
 import { MaculaGridStep } from './macula-grid-step';
-import { ParameterSetStep } from './parameter-set-step';
 import { PatientIdentity } from './patient-identity';
 import { ProcessingStep } from './processing-step';
 import { SignOffStep } from './sign-off-step';
@@ -24,6 +23,9 @@ import { currentStep, openedStep, readOnlyReason, resetsWhenConfirming, WIZARD_S
 import './icons';
 import './planning.css';
 import { useRefetchInterval } from '@/lib/realtime';
+
+// Step 5 with its laser panel (issue 29) loads when opened: the route's first visit stays within its bundle budget.
+const ParameterSetStep = lazy(async () => ({ default: (await import('./parameter-set-step')).ParameterSetStep }));
 
 /** While processing or packing runs, the session is read again this often (realtime replaces this later). */
 export const PLANNING_REFETCH_MS = 2000;
@@ -233,7 +235,11 @@ export function PlanningPage() {
       </div>
       <Stepper treatment={treatment} opened={step} current={current} />
       {step === 0 && <ProcessingStep treatment={treatment} />}
-      {step === 5 && <ParameterSetStep treatment={treatment} />}
+      {step === 5 && (
+        <Suspense fallback={<div className={`mp-step-skeleton ${Classes.SKELETON}`} aria-hidden="true" />}>
+          <ParameterSetStep treatment={treatment} role={profile.role} />
+        </Suspense>
+      )}
       {stepProps && step === 1 && <ExclusionZonesStep key={key} {...stepProps} />}
       {stepProps && step === 2 && <MaculaGridStep key={key} {...stepProps} />}
       {stepProps && step === 3 && <BrightnessStep key={key} {...stepProps} />}

@@ -8,10 +8,13 @@ import { ESTIMATED_SCALE_UNCERTAINTY, type LaserModeName } from '@/domain/planni
 import { formatDate, formatNumber } from '@/lib/format';
 import type { LaserRanges, LaserRefusal } from './sign-off-safety';
 
-/** "MLS-2041-0117 · 577 nm · Laser room 1": the device, its wavelength when it has a profile, and where it stands. */
+/**
+ * "MLS-2041-0117 · 577 nm · Laser room 1": the device, its wavelength when it has a profile, and where it stands
+ * (a transfer's device has no profile: "MLS-2041-0117 · Laser room 1").
+ */
 export function useDeviceLabel() {
   const { i18n } = useTranslation('planning');
-  return (device: TreatmentDevice) => {
+  return (device: Pick<TreatmentDevice, 'deviceId' | 'description'> & { laserProfile?: TreatmentDevice['laserProfile'] }) => {
     const profile = device.laserProfile;
     const name = profile ? `${device.deviceId} · ${formatNumber(profile.wavelengthNm, i18n.language)}\u00a0nm` : device.deviceId;
     return device.description ? `${name} · ${device.description}` : name;
@@ -132,7 +135,8 @@ export function SignOffCheck({
   dutyCyclePercent: number | null;
   brightness: BrightnessModel | null | undefined;
   estimatedScale: boolean;
-  overlap: { count: number; session: number } | null;
+  /** Today's spots on the earlier session's (`treated`: the spots its laser delivered). */
+  overlap: { count: number; session: number; treated: boolean } | null;
 }) {
   const { t, i18n } = useTranslation('planning');
   const { t: tPrevious } = useTranslation('previousTreatment');
@@ -160,7 +164,7 @@ export function SignOffCheck({
       ? [{ term: t('signOff.check.scale'), value: t('signOff.check.estimated', { percent: number(ESTIMATED_SCALE_UNCERTAINTY * 100, 0) }), warning: true }]
       : []),
     ...(overlap && overlap.count > 0
-      ? [{ term: t('signOff.check.previous'), value: tPrevious('over', { count: overlap.count, session: overlap.session }), warning: true }]
+      ? [{ term: t('signOff.check.previous'), value: tPrevious('over', { count: overlap.count, session: overlap.session, context: overlap.treated ? 'treated' : undefined }), warning: true }]
       : []),
   ];
   return (

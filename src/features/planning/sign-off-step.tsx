@@ -248,7 +248,10 @@ export function SignOffStep({ treatment, image, editable, role, children }: Step
   // The earlier session's spots under today's, counted as the viewer counts them.
   const previous = usePreviousTreatment(treatment.id, { spots: scene.spots, spotRadiusPx: scene.spotRadiusPx, umPerPixel });
   const previousSession = usePreviousSession(treatment.id).registered?.session;
-  const overlap = previous.overlay && previousSession ? { count: previous.overlay.over.size, session: previousSession.number } : null;
+  const overlap =
+    previous.overlay && previousSession
+      ? { count: previous.overlay.over.size, session: previousSession.number, treated: Boolean(previousSession.treatedAt) }
+      : null;
   const check = (
     <SignOffCheck
       device={device}

@@ -19,6 +19,20 @@ export interface StepFailure {
 }
 
 /**
+ * After a change to the session: the patient's card (its sessions) and the patient list show it. Realtime tells
+ * every other page; this page's own changes are not sent back to it (the socket is excluded).
+ */
+export function useRefreshLists(treatment: Pick<Treatment, 'patientId'>) {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: getListPatientTreatmentsQueryKey(treatment.patientId) }),
+      queryClient.invalidateQueries({ queryKey: getGetPatientQueryKey(treatment.patientId) }),
+      queryClient.invalidateQueries({ queryKey: getListPatientsQueryKey() }),
+    ]);
+}
+
+/**
  * What every step does with its save's answer. Success: the server's plan goes into the treatment's cache, the
  * patient's lists are refreshed, and the wizard opens at the server's step (the next one). A plan changed
  * meanwhile (409 plan.revision_stale) is loaded and the user told; the step then starts again from it.
@@ -30,13 +44,7 @@ export function useStepSave(treatment: Treatment) {
   const notify = useNotify();
   const failureMessage = useFailureMessage();
   const key = getGetTreatmentQueryKey(treatment.id);
-
-  const refreshLists = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: getListPatientTreatmentsQueryKey(treatment.patientId) }),
-      queryClient.invalidateQueries({ queryKey: getGetPatientQueryKey(treatment.patientId) }),
-      queryClient.invalidateQueries({ queryKey: getListPatientsQueryKey() }),
-    ]);
+  const refreshLists = useRefreshLists(treatment);
 
   /**
    * `reread`: the answer lacks something the wizard shows (the final adjustments change the session's laser

@@ -5,7 +5,6 @@
  * here which step a session is at, which steps may be opened, what confirming a step again throws away, and
  * why a step is read-only.
  */
-import { PlanStatus } from '@generated/model/planStatus';
 import type { Treatment } from '@generated/model/treatment';
 
 export const WIZARD_STEPS = [0, 1, 2, 3, 4, 5] as const;
@@ -21,7 +20,9 @@ export const CONFIRMED_AT: Record<1 | 2 | 3, number> = { 1: 1, 2: 3, 3: 5 };
 export function inProcessing(treatment: Pick<Treatment, 'planStatus' | 'error' | 'plan'>): boolean {
   if (treatment.error) return true;
   if (treatment.plan.fovea === null || treatment.plan.scale === null) return true;
-  return (treatment.planStatus === PlanStatus.file_uploaded || treatment.planStatus === PlanStatus.processing) && treatment.plan.stepIndex < 7;
+  // Literals (typed by the contract's PlanStatus), not its generated object: the planning route then does not load
+  // that object's chunk, which the patient list and card share with the status tags (their bundle budgets).
+  return (treatment.planStatus === 'file_uploaded' || treatment.planStatus === 'processing') && treatment.plan.stepIndex < 7;
 }
 
 /** The wizard step the session is at: where the wizard opens. */
