@@ -8,7 +8,7 @@ import type { Language } from '../../generated/model/language';
 import type { Treatment } from '../../generated/model/treatment';
 import { expectNoAxeViolations } from './axe';
 import { expect, test, type Staff } from './fixtures';
-import { apiAs, examFile, uniqueTag, uploadedSession } from './patients';
+import { apiAs, examFile, planToSignOff, uniqueTag, uploadedSession } from './patients';
 import { signInToHome } from './session';
 import { fill, type Texts } from './texts';
 
@@ -20,16 +20,7 @@ const shown = (value: number, lang: Language, digits = 1) => new Intl.NumberForm
 async function sessionAtSignOff(api: APIRequestContext): Promise<Treatment> {
   const treatment = await uploadedSession(api, await examFile({ name: 'Lena', secondName: uniqueTag(), birthday: '1958-02-11', eye: 'OD' }));
   expect(treatment.planStatus).toBe('planning');
-  const post = async (path: string, data: object) => {
-    const response = await api.post(`/api/treatments/${treatment.id}/plan/${path}`, { data });
-    expect(response.status(), await response.text()).toBe(200);
-    return ((await response.json()) as { data: Treatment['plan'] }).data;
-  };
-  const zones = treatment.plan.exclusionZones!;
-  const shape = (zone: typeof zones.faz) => ({ center: zone.center, radiusXPx: zone.radiusXPx, radiusYPx: zone.radiusYPx, rotationDeg: zone.rotationDeg });
-  let plan = await post('exclusion-zones', { revision: treatment.plan.revision, faz: shape(zones.faz), onh: shape(zones.onh) });
-  plan = await post('macula-grid', { revision: plan.revision, settings: plan.gridSettings });
-  await post('brightness', { revision: plan.revision });
+  await planToSignOff(api, treatment);
   return ((await (await api.get(`/api/treatments/${treatment.id}`)).json()) as { data: Treatment }).data;
 }
 

@@ -32,10 +32,13 @@ test('Maria Schneider’s second session shows the spots of her first, laid on b
   await page.goto(planningOf(second.id));
 
   const previous = page.getByRole('group', { name: p.label });
-  const session = fill(p.session, { number: 1, date: dateOf(first.date, lang) });
+  // The demo's laser reported her first session treated: it is named by that day, its spots are those delivered.
+  expect(first.transfer).toMatchObject({ status: 'treated' });
+  const session = fill(p.session_treated, { number: 1, date: dateOf(first.transfer!.finishedAt!, lang) });
   const show = previous.getByRole('checkbox', { name: fill(p.show, { session }) });
   await expect(show).toBeChecked({ timeout: 30_000 });
-  await expect(previous).toContainText(p.signedOff);
+  await expect(previous).toContainText(p.reported);
+  await expect(previous).toContainText(fill(p.detail_treated_other, { count: first.transfer!.deliveredSpots!, method: p.method.vessels, uncertainty: '' }).split('±')[0]);
   await expect(previous).toContainText(p.method.vessels);
   await expect(previous).toContainText(/±\d+ µm/);
   await expectNoAxeViolations(page);
