@@ -72,7 +72,7 @@ afterAll(async () => {
 describe('the device that treats a session', () => {
   it('is the one chosen in the final adjustments, with its profile', async () => {
     const device = await treatmentDeviceOf(db, session({ clinic_id: clinic, device_id: 'NAV-1', treatment_device_id: devices['NAV-2'] }));
-    expect(device).toEqual({ id: devices['NAV-2'], deviceId: 'NAV-2', description: 'Laser NAV-2', laserProfile: profile(577) });
+    expect(device).toEqual({ id: devices['NAV-2'], deviceId: 'NAV-2', description: 'Laser NAV-2', laserProfile: profile(577), enrolled: false });
   });
 
   it('is the one chosen also for a session whose exam named no device', async () => {
@@ -82,7 +82,16 @@ describe('the device that treats a session', () => {
 
   it('is else the clinic\'s device the exam came from', async () => {
     const device = await treatmentDeviceOf(db, session({ clinic_id: clinic, device_id: 'NAV-3' }));
-    expect(device).toEqual({ id: devices['NAV-3'], deviceId: 'NAV-3', description: 'Laser NAV-3', laserProfile: null });
+    expect(device).toEqual({ id: devices['NAV-3'], deviceId: 'NAV-3', description: 'Laser NAV-3', laserProfile: null, enrolled: false });
+  });
+
+  it('says whether its sync app is enrolled (a parameter set can be sent to it)', async () => {
+    await db.updateTable('devices').set({ credential_hash: 'a'.repeat(64) }).where('id', '=', devices['NAV-2']).execute();
+    try {
+      expect((await treatmentDeviceOf(db, session({ clinic_id: clinic, treatment_device_id: devices['NAV-2'] })))?.enrolled).toBe(true);
+    } finally {
+      await db.updateTable('devices').set({ credential_hash: null }).where('id', '=', devices['NAV-2']).execute();
+    }
   });
 
   it('is none without either, or when the device is another clinic\'s', async () => {
@@ -97,7 +106,7 @@ describe('the device that treats a session', () => {
       ['NAV-1', 532],
       ['NAV-2', 577],
     ]);
-    expect(offered[0]).toEqual({ id: devices['NAV-1'], deviceId: 'NAV-1', description: 'Laser NAV-1', laserProfile: profile(532) });
+    expect(offered[0]).toEqual({ id: devices['NAV-1'], deviceId: 'NAV-1', description: 'Laser NAV-1', laserProfile: profile(532), enrolled: false });
   });
 
   it('is named with the clinic\'s limits in the plan\'s safety, and its profile is what the check is given', async () => {
