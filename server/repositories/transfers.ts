@@ -117,13 +117,3 @@ export function treatedTransferOf(db: Queryable, treatmentId: string): Promise<S
 /** The status of the latest transfer of the session `alias.id` (the patient list's latest session). */
 export const latestTransferStatusSql = (alias: string) =>
   sql<TransferStatus | null>`(select t.status from parameter_set_transfers t where t.treatment_id = ${sql.ref(`${alias}.id`)} order by t.sequence desc limit 1)`;
-
-/** One of the clinic's devices as a transfer target: whether it is enrolled, and what it can deliver. */
-export function clinicDevice(db: Queryable, clinicId: string, id: string) {
-  return db
-    .selectFrom('devices')
-    .select(['id', 'device_id', 'description', 'laser_profile', 'credential_hash'])
-    .where('clinic_id', '=', clinicId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
