@@ -3,13 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import sharp from 'sharp';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { systemClock, type AppContext } from '../server/context';
 import { openDatabase } from '../server/db/database';
-import { migrate } from '../server/db/migrate';
+import { dropSchema, migrate } from '../server/db/migrate';
 import { createMailer } from '../server/mail/mailer';
 import { hashPassword } from '../server/security/password-hash';
 import { buildSampleExam } from '../server/seed/sample-exam';
@@ -37,7 +36,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
   const config = loadConfig({ ...process.env, ...env, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development' });
   const schema = config.databaseUrl ? `bench_${Date.now()}` : undefined;
   const { db, kind } = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(dataDir, 'db'), schema });
-  await migrate(db, schema);
+  await migrate(db, { kind, schema });
   const ctx: AppContext = {
     config,
     db,
@@ -68,7 +67,7 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     headers: { Authorization: `Bearer ${token}` },
     async close() {
       await app.close();
-      if (schema) await sql.raw(`drop schema ${schema} cascade`).execute(db);
+      if (schema) await dropSchema(db, schema);
       await db.destroy();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const opened = await openConfiguredDatabaseOrExplain(config);
   if (!opened) process.exit(1);
   const { db, kind } = opened;
-  await migrate(db);
+  await migrate(db, { kind });
   // E-mail notes go to the server's log once it exists (the demo seed before it sends none).
   let app: FastifyInstance | null = null;
   const log = (message: string) => (app ? app.log.info(message) : console.log(message));

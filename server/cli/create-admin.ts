@@ -170,9 +170,9 @@ async function main(argv: string[]): Promise<number> {
   // instead of writing what the server would never see.
   const opened = await openConfiguredDatabaseOrExplain(config, 'Nothing was changed.');
   if (!opened) return 1;
-  const { db } = opened;
+  const { db, kind } = opened;
   try {
-    await migrate(db);
+    await migrate(db, { kind });
     const sent: MailMessage[] = [];
     const outboxDir = join(config.dataDir, 'outbox');
     const mailer: Mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir, log: () => {} });

@@ -1,5 +1,5 @@
 // Brings the schema up to date. Migrations are listed here in order; each runs once, in a transaction.
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import * as initial from './migrations/0001-initial';
 import * as examFiles from './migrations/0002-exam-files';
 import * as issueReports from './migrations/0003-issue-reports';
@@ -41,7 +41,14 @@ const migrations: Record<string, Migration> = {
   '0018-transfer-order': transferOrder,
 };
 
-export async function migrate(db: Database, schema?: string): Promise<string[]> {
+/** Where the migrations run: the kind of database and, for tests on PostgreSQL, the schema of their own. */
+export interface MigrationTarget {
+  kind: 'pglite' | 'postgres';
+  schema?: string;
+}
+
+export async function migrate(db: Database, target: MigrationTarget): Promise<string[]> {
+  const { schema } = target;
   const migrator = new Migrator({
     // Migrations work on untyped tables: they create them.
     db: db as unknown as Kysely<unknown>,
@@ -50,7 +57,32 @@ export async function migrate(db: Database, schema?: string): Promise<string[]> 
     // not take another schema's for its own.
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await withCatalogueLock(db, target.kind, () => migrator.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Drops a schema and all it holds (a test's or a benchmark's on PostgreSQL). */
+export async function dropSchema(db: Database, schema: string): Promise<void> {
+  await withCatalogueLock(db, 'postgres', () => sql.raw(`drop schema if exists "${schema.replace(/"/g, '')}" cascade`).execute(db));
+}
+
+// Kysely's migrator looks for its bookkeeping tables by reading the catalogue of every schema of the
+// database (columns, their sequences, the right to use each schema). A schema dropped in the middle of that
+// read fails it with "schema … does not exist": tests and fleet instances on one PostgreSQL database
+// migrate while other tests drop their schemas. Migrating and dropping a schema therefore take one
+// session-level advisory lock of the database (held on a connection of its own while the migrator uses
+// others). PGlite has one connection and one process, so nothing can interleave there.
+const CATALOGUE_LOCK_KEY = 0x4d4c_5031;
+
+async function withCatalogueLock<T>(db: Database, kind: MigrationTarget['kind'], work: () => Promise<T>): Promise<T> {
+  if (kind === 'pglite') return work();
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${CATALOGUE_LOCK_KEY})`.execute(connection);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(${CATALOGUE_LOCK_KEY})`.execute(connection);
+    }
+  });
 }

@@ -3,10 +3,9 @@
 // laser settings the invariants are given. Against a real database (PGlite in memory, or PostgreSQL under
 // DATABASE_URL in a schema of its own), so that it is also fast enough for the mutation run (stryker.config.mjs).
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database';
-import { migrate } from '../db/migrate';
+import { dropSchema, migrate } from '../db/migrate';
 import type { Database, StoredPlan, TreatmentRow } from '../db/tables';
 import { DEFAULT_CLINICAL_LIMITS, type LaserProfile } from '../../src/domain/planning/clinical-limits';
 import { checkContextOf, checkedPlanOf, clinicalLimitsOf, planLaserOf, planSafetyOf, treatmentDeviceOf, treatmentDevicesOf } from './clinical-safety';
@@ -43,8 +42,9 @@ const devices: Record<string, string> = {};
 beforeAll(async () => {
   const databaseUrl = process.env.DATABASE_URL || null;
   schema = databaseUrl ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  ({ db } = await openDatabase({ databaseUrl, pgliteDir: 'memory://', schema }));
-  await migrate(db, schema);
+  let kind: 'pglite' | 'postgres';
+  ({ db, kind } = await openDatabase({ databaseUrl, pgliteDir: 'memory://', schema }));
+  await migrate(db, { kind, schema });
   const clinics = await db.insertInto('clinics').values([{ name: 'Augenklinik' }, { name: 'Other' }]).returning('id').execute();
   [clinic, otherClinic] = clinics.map((row) => row.id);
   const device = (clinicId: string, deviceId: string, laserProfile: LaserProfile | null) => ({
@@ -65,7 +65,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (schema) await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
+  if (schema) await dropSchema(db, schema);
   await db?.destroy();
 });
 

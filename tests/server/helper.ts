@@ -5,13 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { expect, inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import type { AppContext, Clock } from '../../server/context';
 import { openDatabase } from '../../server/db/database';
-import { migrate } from '../../server/db/migrate';
+import { dropSchema, migrate } from '../../server/db/migrate';
 import type { Database } from '../../server/db/tables';
 import { createFileStore } from '../../server/storage';
 import { createMailer } from '../../server/mail/mailer';
@@ -86,7 +85,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const template = databaseUrl ? null : inject('pgliteTemplate');
   if (template && !existsSync(pgliteDir)) cpSync(template, pgliteDir, { recursive: true });
   const { db, kind } = await openDatabase({ databaseUrl, pgliteDir, schema });
-  await migrate(db, schema);
+  await migrate(db, { kind, schema });
   const ctx: AppContext = {
     config: { ...config, databaseUrl },
     db,
@@ -137,7 +136,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
     },
     async close() {
       await app.close();
-      if (schema) await sql.raw(`drop schema if exists ${schema} cascade`).execute(db);
+      if (schema) await dropSchema(db, schema);
       await db.destroy();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

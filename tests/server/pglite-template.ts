@@ -23,7 +23,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'macula-pglite-template-'));
   const { db } = await openDatabase({ databaseUrl: null, pgliteDir: join(dir, 'db') });
-  await migrate(db);
+  await migrate(db, { kind: 'pglite' });
   await db.destroy();
   project.provide('pgliteTemplate', join(dir, 'db'));
   return () => rmSync(dir, { recursive: true, force: true });
