@@ -30,7 +30,7 @@ const mockShellURL = `http://127.0.0.1:${devPort}`;
 // The journeys on Prism are the files named mock-*.spec.ts.
 const MOCK_SPEC = /mock-[^/]*\.spec\.ts$/;
 // Journeys that change what every user of the demo clinic meets (e.g. requiring a second factor for a role) run
-// alone, once the others are done: the files named *.alone.spec.ts.
+// alone, once the others are done, as do journeys that time what a user waits: the files named *.alone.spec.ts.
 const ALONE_SPEC = /\.alone\.spec\.ts$/;
 // The browser's language picks the SPA's first language (src/lib/i18n.ts), so each journey runs in it.
 const BROWSER_LOCALES: Record<Language, string> = { en: 'en-GB', de: 'de-DE' };
@@ -72,10 +72,13 @@ export default defineConfig<JourneyOptions>({
       testIgnore: [MOCK_SPEC, ALONE_SPEC],
       use: { ...chromium, baseURL: REFERENCE_URL, lang, locale: BROWSER_LOCALES[lang] },
     })),
+    // One after the other (German after English), so that each has the machine to itself: what they change
+    // is clinic-wide, and the physician's timed errand (physician-day) measures waits a user would have.
     ...(['en', 'de'] as const).map((lang) => ({
       name: `server-${lang}-alone`,
       testMatch: ALONE_SPEC,
-      dependencies: ['server-en', 'server-de'],
+      dependencies: lang === 'en' ? ['server-en', 'server-de'] : ['server-en-alone'],
+      workers: 1,
       use: { ...chromium, baseURL: REFERENCE_URL, lang, locale: BROWSER_LOCALES[lang] },
     })),
   ],

@@ -1,5 +1,6 @@
 // The worker of one server process: claims jobs one at a time (image work is CPU-bound), renews the lease
 // while a job runs, retries passing failures with a growing delay and gives up after the last attempt.
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql, type Transaction } from 'kysely';
@@ -135,21 +136,27 @@ export function startWorker(ctx: AppContext, definitions: Record<string, JobDefi
     timer.unref();
   }
 
+  // A request wakes the worker, but the jobs are not that request's work: they run in the worker's own
+  // async context. Otherwise they would inherit the request's (its page's realtime socket, left out of what
+  // the request announces) and the page that queued a job would never hear that the job finished.
+  const inOwnContext = AsyncResource.bind((work: () => void) => work());
+
   tick();
   return {
     id,
-    wake: () => {
-      if (running) {
-        wokenWhileRunning = true;
-        return;
-      }
-      if (timer) clearTimeout(timer);
-      tick();
-    },
+    wake: () =>
+      inOwnContext(() => {
+        if (running) {
+          wokenWhileRunning = true;
+          return;
+        }
+        if (timer) clearTimeout(timer);
+        tick();
+      }),
     idle: () =>
       new Promise<void>((resolve) => {
         idleWaiters.push(resolve);
-        if (!running) tick();
+        if (!running) inOwnContext(tick);
       }),
     async stop() {
       stopped = true;

@@ -87,4 +87,16 @@ describe('on-screen notifications', () => {
     await elapse(2000);
     expect(shown()).toEqual([]);
   });
+
+  it('shows the same words once: a repeat replaces the earlier one and has its full time', async () => {
+    await show({ intent: 'success', message: 'Changes added successfully' });
+    await show({ intent: 'success', message: 'Other' });
+    await elapse(2000);
+    await show({ intent: 'success', message: 'Changes added successfully' });
+    expect(shown()).toEqual(['Other', 'Changes added successfully']);
+    await elapse(1500);
+    expect(shown()).toEqual(['Changes added successfully']);
+    await elapse(1500);
+    expect(shown()).toEqual([]);
+  });
 });

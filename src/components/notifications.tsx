@@ -80,7 +80,10 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
 
   const notify = useCallback<Notify>((notification) => {
     const id = nextId.current++;
-    setShown((current) => [...current, { ...notification, id }]);
+    // The same words again (a wizard's "Changes added successfully" after each step) replace the earlier
+    // ones instead of stacking up over the page; the new one has its full time.
+    const same = (item: Notification) => item.intent === notification.intent && item.title === notification.title && item.message === notification.message;
+    setShown((current) => [...current.filter((item) => !same(item)), { ...notification, id }]);
   }, []);
   const close = useCallback((id: number) => setShown((current) => current.filter((item) => item.id !== id)), []);
 
