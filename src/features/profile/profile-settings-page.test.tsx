@@ -210,7 +210,7 @@ describe('ProfileSettingsPage: general information', () => {
     const { container } = await renderPage('de');
     expect(container.querySelector('h1')?.textContent).toBe('Profileinstellungen');
     expect(getByLabel(container, 'Vorname').value).toBe('Anna');
-    expect(getByLabel(container, 'Arztname').value).toBe('Dr. Anna Keller');
+    expect(getByLabel(container, 'Name auf Plänen und Berichten').value).toBe('Dr. Anna Keller');
     getByLabel(container, 'Aktuelles Passwort');
     getByText(container, 'button', 'Änderungen speichern');
   });
