@@ -178,7 +178,7 @@ describe('signed-in areas', () => {
 
     await waitFor(() => expect(h1(container)).toBe('Ärzte und Pflegekräfte'));
     expect(document.title).toBe('Ärzte und Pflegekräfte – Macula Planner');
-    expect(container.querySelector('header')?.textContent).toContain('IT-Administration');
+    expect(container.querySelector('header')?.textContent).toContain('IT-Administrator/in');
     expect(localStorage.getItem('i18nextLng')).toBe('de');
     expect(localStorage.getItem('savedPreference')).toBe('de');
     expect(document.documentElement.lang).toBe('de');

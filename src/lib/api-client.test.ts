@@ -243,7 +243,7 @@ describe('responses', () => {
     });
   });
 
-  it("falls back to 'An error occurred' when the body has no message", async () => {
+  it("falls back to 'An error occurred' (English UI) when the body has no message", async () => {
     serverResponds(500, '<html>Bad gateway</html>');
     expect(await rejectionOf(getProfile())).toMatchObject({
       message: 'An error occurred',
@@ -258,6 +258,14 @@ describe('responses', () => {
     const error = await rejectionOf(getProfile());
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ message: 'An error occurred', status: 0, body: undefined, code: 'ERR_NETWORK' });
+  });
+
+  it('says the fallback in the UI language: German for a German UI', async () => {
+    localStorage.setItem('i18nextLng', 'de');
+    serverResponds(502, '<html>Bad gateway</html>');
+    expect(await rejectionOf(getProfile())).toMatchObject({ message: 'Ein Fehler ist aufgetreten.', status: 502 });
+    networkFails();
+    expect(await rejectionOf(getProfile())).toMatchObject({ message: 'Ein Fehler ist aufgetreten.', status: 0 });
   });
 });
 

@@ -4,6 +4,8 @@ import axios, {
   type AxiosResponse,
   type InternalAxiosRequestConfig,
 } from 'axios';
+import deCommon from '../../locales/de/common.json';
+import enCommon from '../../locales/en/common.json';
 import { clearToken, getToken, readStorage } from './auth-storage';
 import { getApiBaseUrl } from './runtime-config';
 
@@ -11,7 +13,12 @@ import { getApiBaseUrl } from './runtime-config';
 export type ErrorType<E> = AxiosError<E>;
 export type BodyType<B> = B;
 
-const FALLBACK_MESSAGE = 'An error occurred';
+/**
+ * The message of a failure whose answer names none (no body, HTML of a proxy, no connection), in the UI's
+ * language: read from the bundled common catalogues, as i18next is not imported here (see uiLanguage).
+ */
+const FALLBACK_MESSAGE = { en: enCommon.request.failed, de: deCommon.request.failed } as const;
+const fallbackMessage = (): string => FALLBACK_MESSAGE[uiLanguage()];
 const SIGN_IN_PATH = '/sign-in';
 
 export type FieldErrors = Record<string, string[]>;
@@ -29,7 +36,7 @@ export class ApiError<B = unknown> extends AxiosError<B> {
 
   constructor(response: AxiosResponse<B> | undefined, cause?: AxiosError) {
     super(
-      response ? messageOf(response.data) : FALLBACK_MESSAGE,
+      response ? messageOf(response.data) : fallbackMessage(),
       cause?.code,
       response?.config ?? cause?.config,
       response?.request ?? cause?.request,
@@ -50,7 +57,7 @@ function messageOf(body: unknown): string {
   const message = isRecord(body) ? body.message : undefined;
   if (isRecord(message) && typeof message.message === 'string' && message.message) return message.message;
   if (typeof message === 'string' && message) return message;
-  return FALLBACK_MESSAGE;
+  return fallbackMessage();
 }
 
 function fieldErrorsOf(body: unknown): FieldErrors | undefined {

@@ -194,7 +194,12 @@ describe('German wording (locales/de)', () => {
     ['Lizenzvereinbarung', 'Endbenutzer-Lizenzvertrag'],
     ['Benutzername', 'E-Mail-Adresse (the field the sign-in asks for)'],
     ['registrieren', 'nothing: there is no registration'],
-    ['IT-Administrator\\b', 'IT-Administration (the role)'],
+    // The role is a person, like Ärztin/Arzt and Pflegekraft (docs/glossary.md): not the department, and the
+    // masculine only beside the feminine ("einer IT-Administratorin oder einem IT-Administrator").
+    [
+      'Rolle IT-Administration|IT-Administrationsrechte|(?<!IT-Administratorin oder (?:einem |den |der )?)IT-Administrator\\b(?!/in)',
+      'IT-Administrator/in (the role)',
+    ],
     ['Zur Hauptseite', 'Zur Startseite'],
     ['\\b(Update|Login|Account|Upload)\\b', 'Aktualisierung, Anmeldung, Konto, Hochladen'],
   ])('says %s as %s', (word) => {

@@ -109,7 +109,7 @@ test('German as a German clinic writes it, on the pages a new user meets first',
 
   await page.goto(link);
   await expect(page.getByText(`Guten Tag ${account.firstName} ${account.lastName}, Sie wurden eingeladen`)).toBeVisible();
-  await expect(page.getByText('Ihr Passwort muss enthalten:')).toBeVisible();
+  await expect(page.getByText('Anforderungen an das Passwort:')).toBeVisible();
   await expect(page.getByRole('checkbox', { name: 'Ich akzeptiere den Endbenutzer-Lizenzvertrag (EULA)' })).toBeVisible();
   await expect(
     page.getByRole('checkbox', { name: 'Ich habe die Datenschutzerklärung gelesen und akzeptiere sie' }),

@@ -56,7 +56,7 @@ describe('packing', () => {
     const trail = (await server.call<Body>('GET', `/treatments/${id}/audit`, { token })).body.data;
     expect(trail.at(-1)).toMatchObject({ action: 'packing_failed', step: 'confirm_sign_off', by: null });
     expect(trail.at(-1).summary).toBe(
-      'The parameter set could not be prepared; the plan is back at sign-off. The plan no longer keeps its safety rules and was not packed. Please check it and sign off again.',
+      'The parameter set could not be prepared; the plan is back at sign-off. The plan no longer keeps its safety rules, so no parameter set was prepared. Please check the plan and sign it off again.',
     );
     // The physician who signed off expects a parameter set: a notification in their language leads to the planning.
     const notifications = (await server.call<Body>('GET', '/notifications', { token, lang: 'de' })).body.data;
@@ -70,7 +70,7 @@ describe('packing', () => {
       link: `/physician/planning?treatmentId=${id}`,
     });
     expect(failed.message).toMatch(
-      /^Der Parametersatz der Sitzung 1 von .+ konnte nicht erstellt werden; der Plan ist wieder zur Freigabe offen\. Der Plan hält seine Sicherheitsregeln nicht mehr ein und wurde nicht verpackt\. Bitte prüfen Sie ihn und geben Sie ihn erneut frei\.$/,
+      /^Der Parametersatz der Sitzung 1 von .+ konnte nicht erstellt werden; der Plan ist wieder im Schritt „Anpassung und Freigabe“\. Der Plan hält seine Sicherheitsregeln nicht mehr ein, daher wurde kein Parametersatz erstellt\. Bitte prüfen Sie den Plan und geben Sie ihn erneut frei\.$/,
     );
     const jobs = await server.db.selectFrom('jobs').select(['kind', 'state']).where('subject_id', '=', id).orderBy('created_at').execute();
     expect(jobs).toEqual([

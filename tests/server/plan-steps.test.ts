@@ -117,13 +117,13 @@ describe('a session planned step by step', () => {
       `Macula grid confirmed: hexagonal, spot size 100 µm, spacing 2 × spot diameter, ring 600–3000 µm, ${spots} spots (2 removed).`,
     );
     expect(trail.body.data[3].summary).toMatch(/^Brightness confirmed: median 0\.\d+, power factor 0\.9–1\.( \d+ spots outside ordinary fundus left out of the median and kept at most at the titrated power\.)?$/);
-    expect(trail.body.data[4].summary).toBe('Final adjustments saved: laser dose 90 → 95 mW, pulse duration 15 → 20 ms.');
+    expect(trail.body.data[4].summary).toBe('Final adjustments saved: sub-visible laser power 90 → 95 mW, pulse duration 15 → 20 ms.');
     const german = await server.call<Body>('GET', `/treatments/${id}/audit`, { token: users.nurse.token, lang: 'de' });
     expect(german.body.data[2].summary).toBe(
       `Makula-Raster bestätigt: hexagonal, Spotgröße 100 µm, Spotabstand 2 × Spotdurchmesser, Ring 600–3000 µm, ${spots} Spots (2 entfernt).`,
     );
     expect(german.body.data[3].summary).toMatch(/^Helligkeit bestätigt: Median 0,\d+, Leistungsfaktor 0,9–1\.( \d+ Spots außerhalb des gewöhnlichen Fundus aus dem Median ausgenommen und höchstens mit der titrierten Leistung\.)?$/);
-    expect(german.body.data[4].summary).toBe('Letzte Anpassungen gespeichert: Laserdosis 90 → 95 mW, Pulsdauer 15 → 20 ms.');
+    expect(german.body.data[4].summary).toBe('Letzte Anpassungen gespeichert: subvisuelle Laserleistung 90 → 95 mW, Pulsdauer 15 → 20 ms.');
   });
 
   it('going back to the zones discards the grid and the powers (and says so), keeping the laser settings', async () => {
@@ -199,7 +199,7 @@ describe('refused saves change nothing', () => {
     expect(answer.status).toBe(409);
     const under = atSignOff.spots.filter((spot: Body) => spot.enabled && spotPowerMw(55, spot.powerFactor) < 50).length;
     expect(under).toBeGreaterThan(0);
-    expect(answer.body).toMatchObject({ code: 'plan.power_out_of_limits', message: `At 55 mW the power of ${under} spots is outside the limits of the laser device.` });
+    expect(answer.body).toMatchObject({ code: 'plan.power_out_of_limits', message: `At a sub-visible laser power of 55 mW the power of ${under} spots is outside the limits of the laser device.` });
     expect(answer.body.errors.laserDose).toHaveLength(1);
     expect(await plan(id)).toEqual(atSignOff);
   });

@@ -243,8 +243,8 @@ describe('e-mail change', () => {
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({
       code: 'user.email_taken',
-      message: 'This e-mail address is already in use.',
-      errors: { email: ['This e-mail address is already in use.'] },
+      message: 'This email address is already in use.',
+      errors: { email: ['This email address is already in use.'] },
     });
     expect((await server.call('GET', '/user/profile', { token })).status).toBe(200);
     const invalid = await update(token, form({ email: 'not an address' }));
@@ -274,7 +274,7 @@ describe('e-mail change', () => {
     const email = `renamed.${Date.now()}@clinic.example`;
     const answer = await update(token, form({ email, physicianName: 'Dr. Renamed', currentPassword: PASSWORD }));
     expect(answer.status).toBe(200);
-    expect(answer.body.message).toBe(`We have sent a confirmation link to ${email}. Your e-mail address changes when you open it.`);
+    expect(answer.body.message).toBe(`We have sent a confirmation link to ${email}. Your email address changes when you open it.`);
     // Nothing has changed yet but the physician name: the account keeps its address and its sessions.
     expect(answer.body.data).toMatchObject({ email: user.email, pendingEmail: email, physicianName: 'Dr. Renamed' });
     expect((await server.call('GET', '/user/profile', { token: otherSession })).status).toBe(200);

@@ -258,7 +258,7 @@ describe('createUser', () => {
     const before = await count();
     const answer = await addUser({ firstName: 'Tina', lastName: 'Doppelt', email: other.email.toUpperCase(), role: 'clinic_nurses' });
     expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ code: 'user.email_taken', errors: { email: ['This e-mail address is already in use.'] } });
+    expect(answer.body).toMatchObject({ code: 'user.email_taken', errors: { email: ['This email address is already in use.'] } });
     expect(await count()).toBe(before);
   });
 
@@ -375,7 +375,7 @@ describe('updateUser', () => {
     const newEmail = unique('nina.neu');
     const answer = await server.call<{ data: UserData; message: string }>('POST', `/users/${nurse.id}`, { token: adminToken, form: userForm({ email: newEmail }) });
     expect(answer.status).toBe(200);
-    expect(answer.body.message).toBe(`User updated. The new e-mail address ${newEmail} applies once its owner opens the link we have sent to it.`);
+    expect(answer.body.message).toBe(`User updated. The new email address ${newEmail} applies once its owner opens the link we have sent to it.`);
     // Until the nurse opens the link, nothing changes: an IT admin cannot move an account's resets elsewhere.
     expect(answer.body.data).toMatchObject({ email: nurse.email, status: 'active', inviteStatus: 'accepted' });
     for (const token of [one, two]) expect((await server.call('GET', '/notifications/settings', { token })).status).toBe(200);

@@ -89,7 +89,7 @@ beforeEach(() => {
         ...(newAddress ? { pendingEmail: email } : typeof email === 'string' ? { email } : {}),
         avatar: removeAvatar === '1' ? null : picture,
       });
-      const message = newAddress ? `We have sent a confirmation link to ${email}. Your e-mail address changes when you open it.` : 'Changes added successfully';
+      const message = newAddress ? `We have sent a confirmation link to ${email}. Your email address changes when you open it.` : 'Changes added successfully';
       return { ...profile, message };
     }),
     http.get('*/users/:id/avatar', () => {
@@ -210,7 +210,7 @@ describe('ProfileSettingsPage: general information', () => {
     const { container } = await renderPage('de');
     expect(container.querySelector('h1')?.textContent).toBe('Profileinstellungen');
     expect(getByLabel(container, 'Vorname').value).toBe('Anna');
-    expect(getByLabel(container, 'Arztname').value).toBe('Dr. Anna Keller');
+    expect(getByLabel(container, 'Name auf Plänen und Berichten').value).toBe('Dr. Anna Keller');
     getByLabel(container, 'Aktuelles Passwort');
     getByText(container, 'button', 'Änderungen speichern');
   });
@@ -297,7 +297,7 @@ describe('ProfileSettingsPage: a new e-mail address', () => {
     await click(getByText(dialog, 'button', 'Send confirmation link'));
 
     await waitFor(() =>
-      expect(notificationText(container)).toContain('We have sent a confirmation link to anna.keller@clinic.example. Your e-mail address changes when you open it.'),
+      expect(notificationText(container)).toContain('We have sent a confirmation link to anna.keller@clinic.example. Your email address changes when you open it.'),
     );
     expect(profilePosts).toHaveLength(1);
     expect(profilePosts[0]).toMatchObject({ email: 'anna.keller@clinic.example', currentPassword: PASSWORD });
@@ -326,13 +326,13 @@ describe('ProfileSettingsPage: a new e-mail address', () => {
     expect(getByLabel(general, 'Current password').getAttribute('aria-invalid')).toBe('true');
 
     failWith('*/user/profile', 409, {
-      message: 'This e-mail address is already in use.',
+      message: 'This email address is already in use.',
       code: 'user.email_taken',
-      errors: { email: ['This e-mail address is already in use.'] },
+      errors: { email: ['This email address is already in use.'] },
     });
     const again = await askToChangeEmail(container, 'nurse@clinic.example');
     await click(getByText(again, 'button', 'Send confirmation link'));
-    await waitFor(() => expect(general.textContent).toContain('This e-mail address is already in use.'));
+    await waitFor(() => expect(general.textContent).toContain('This email address is already in use.'));
     expect(getByLabel(general, 'Email').getAttribute('aria-invalid')).toBe('true');
     expect(localStorage.getItem('token')).toBe('demo-token');
   });

@@ -114,7 +114,7 @@ export function BulkActionDialog({ action, scope, view, selection, selfId, onClo
               {names.join(', ')}
               {touched.length > NAMES_SHOWN && ` ${t('bulk.andMore', { count: touched.length - NAMES_SHOWN })}`}
             </p>
-            <p className="mp-dialog-text">{t(`bulk.effect.${action}`)}</p>
+            <p className="mp-dialog-text">{t(`bulk.effect.${action}`, { count: touched.length })}</p>
             {permanent && (
               <Callout intent="warning" className="mp-dialog-callout">
                 {permanent}
