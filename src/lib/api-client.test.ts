@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError,
+  FALLBACK_MESSAGE,
   apiClient,
   apiInstance,
   fetchImageAsDataUrl,
@@ -9,6 +10,8 @@ import {
   redirectToSignIn,
   setUnauthorizedHandler,
 } from './api-client';
+import deCommon from '../../locales/de/common.json';
+import enCommon from '../../locales/en/common.json';
 import { getApiBaseUrl } from './runtime-config';
 
 // Typed from the instance so the test needs no import of axios itself.
@@ -266,6 +269,10 @@ describe('responses', () => {
     expect(await rejectionOf(getProfile())).toMatchObject({ message: 'Ein Fehler ist aufgetreten.', status: 502 });
     networkFails();
     expect(await rejectionOf(getProfile())).toMatchObject({ message: 'Ein Fehler ist aufgetreten.', status: 0 });
+  });
+
+  it("says each language's fallback as its catalogue does (common:request.failed)", () => {
+    expect(FALLBACK_MESSAGE).toEqual({ en: enCommon.request.failed, de: deCommon.request.failed });
   });
 });
 

@@ -4,8 +4,6 @@ import axios, {
   type AxiosResponse,
   type InternalAxiosRequestConfig,
 } from 'axios';
-import deCommon from '../../locales/de/common.json';
-import enCommon from '../../locales/en/common.json';
 import { clearToken, getToken, readStorage } from './auth-storage';
 import { getApiBaseUrl } from './runtime-config';
 
@@ -15,9 +13,11 @@ export type BodyType<B> = B;
 
 /**
  * The message of a failure whose answer names none (no body, HTML of a proxy, no connection), in the UI's
- * language: read from the bundled common catalogues, as i18next is not imported here (see uiLanguage).
+ * language (see uiLanguage). Written here, not read from the catalogues: importing them would put both
+ * languages' common texts into every page's first script. api-client.test.ts holds these to
+ * `common:request.failed` of each catalogue.
  */
-const FALLBACK_MESSAGE = { en: enCommon.request.failed, de: deCommon.request.failed } as const;
+export const FALLBACK_MESSAGE = { en: 'An error occurred', de: 'Ein Fehler ist aufgetreten.' } as const;
 const fallbackMessage = (): string => FALLBACK_MESSAGE[uiLanguage()];
 const SIGN_IN_PATH = '/sign-in';
 
