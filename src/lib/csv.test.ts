@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvDocument, csvField } from './csv';
+import { csvDocument, csvField, csvSeparatorFor } from './csv';
 
 describe('csvField', () => {
   it('quotes a field with a separator, a quote or a line break, doubling quotes (RFC 4180)', () => {
@@ -28,5 +28,14 @@ describe('csvField', () => {
 describe('csvDocument', () => {
   it('starts with a byte order mark and ends every line with CRLF', () => {
     expect(csvDocument([['a', 1], ['b', 2]])).toBe('\uFEFFa,1\r\nb,2\r\n');
+  });
+});
+
+describe('the separator', () => {
+  it('is the one the reader’s spreadsheet expects: ; for German, , for English', () => {
+    expect(csvSeparatorFor('de')).toBe(';');
+    expect(csvSeparatorFor('en')).toBe(',');
+    expect(csvDocument([['Gerät', 'a;b', 1.5]], ';')).toBe('\uFEFFGerät;"a;b";1.5\r\n');
+    expect(csvDocument([['Device', 'a;b']], ',')).toBe('\uFEFFDevice,"a;b"\r\n');
   });
 });

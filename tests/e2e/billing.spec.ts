@@ -60,15 +60,17 @@ test('billing: the demo clinic’s exams per month, a new device’s exam at onc
   await expect(rows.filter({ hasText: device }).locator('td')).toHaveText([monthLabel(current), device, '1', '0', '0']);
   await expectNoAxeViolations(page);
 
-  // The CSV: the same row, months as YYYY-MM, headings in the reader's language.
+  // The CSV: the same row, months as YYYY-MM, headings in the reader's language, separated as the reader's
+  // spreadsheet expects (; in German).
+  const sep = lang === 'de' ? ';' : ',';
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: b.download }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
   const csv = await readFile((await file.path())!, 'utf8');
   const lines = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-  expect(lines[0]).toBe([b.columns.month, b.columns.device, b.columns.examsUploaded, b.columns.plansSignedOff, b.columns.parameterSetsProduced].join(','));
-  expect(lines).toContain(`${current},${device},1,0,0`);
-  for (const [month, { exams, signedOff }] of expected) expect(lines).toContain(`${month},${SAMPLE_DEVICE.deviceId},${exams},${signedOff},${signedOff}`);
-  expect(lines.at(-1)).toMatch(new RegExp(`^${b.total},${from} – ${current},\\d+,\\d+,\\d+$`));
+  expect(lines[0]).toBe([b.columns.month, b.columns.device, b.columns.examsUploaded, b.columns.plansSignedOff, b.columns.parameterSetsProduced].join(sep));
+  expect(lines).toContain([current, device, 1, 0, 0].join(sep));
+  for (const [month, { exams, signedOff }] of expected) expect(lines).toContain([month, SAMPLE_DEVICE.deviceId, exams, signedOff, signedOff].join(sep));
+  expect(lines.at(-1)).toMatch(new RegExp(`^${b.total} ${from} – ${current}${sep}${sep}\\d+${sep}\\d+${sep}\\d+$`));
 });

@@ -5,13 +5,16 @@
 // journeys use. Figures: the per-step waits are printed, so a run shows where time goes.
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { apiAs, examFile, uniqueTag, uploadedSession } from './patients';
+import { apiAs, examFile, uniqueTag, uploadedSession, uploadInDialog } from './patients';
+import { signInToHome } from './session';
 
 const MAX_TOTAL_WAIT_MS = 8_000;
 const MAX_ACTIONS = 15;
-// Step 5 offers the file this soon after the sign-off's answer (the server has packed it in ~30 ms; the
+// The card shows an uploaded exam "in planning" this soon after the upload's answer (processing takes well
+// under a second on the server), and step 5 offers the file this soon after the sign-off's answer (the server has packed it in ~30 ms; the
 // page hears it by the live event, not by its 15-s safety-net re-read).
 const MAX_SIGN_OFF_TO_FILE_MS = 3_000;
+const MAX_UPLOAD_TO_PLANNING_MS = 3_000;
 
 /** Counts actions and times the wait after each one. */
 function stopwatch() {
@@ -125,4 +128,20 @@ test('a physician goes from /sign-in to the downloaded parameter set within 8 s 
   expect(signOffToFile, report.join('; ')).toBeLessThanOrEqual(MAX_SIGN_OFF_TO_FILE_MS);
   expect(watch.actions).toBeLessThanOrEqual(MAX_ACTIONS);
   expect(total, report.join('; ')).toBeLessThanOrEqual(MAX_TOTAL_WAIT_MS);
+});
+
+test('an exam uploaded from the patient list is "in planning" on the card within 3 s of the upload\'s answer', async ({ page, staff, texts }) => {
+  await signInToHome(page, texts, await staff.create('clinic_nurses'));
+  const secondName = uniqueTag();
+  await page.getByRole('button', { name: texts.patientList.actions.uploadNpt }).first().click();
+  const uploaded = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/treatments' && response.request().method() === 'POST');
+  await uploadInDialog(page, await examFile({ name: 'Otto', secondName, width: 1600, height: 1200 }), texts.examUpload.upload);
+  expect((await uploaded).status()).toBe(201);
+  const answeredAt = Date.now();
+  await page.getByRole('button', { name: texts.examUpload.done.openCard }).click();
+  await page.getByRole('heading', { level: 1, name: `Otto ${secondName}` }).waitFor();
+  await page.getByRole('article').first().getByText(texts.patients.planStatus.planning, { exact: true }).waitFor({ timeout: 20_000 });
+  const waited = Date.now() - answeredAt;
+  console.log(`upload answer → "in planning" on the card (${texts.patients.planStatus.planning}): ${waited} ms`);
+  expect(waited).toBeLessThanOrEqual(MAX_UPLOAD_TO_PLANNING_MS);
 });

@@ -1,5 +1,5 @@
 import type { AccessLogEntry } from '@generated/model/accessLogEntry';
-import { csvDocument } from '@/lib/csv';
+import { csvDocument, type CsvSeparator } from '@/lib/csv';
 
 /** The texts of the file in the reader's language; the page supplies them from its catalogue. */
 export interface CsvTexts {
@@ -22,7 +22,7 @@ export function localTimestamp(at: string): string {
  * The entries as CSV (src/lib/csv.ts: a name or address that would run as a formula stays text), one row per
  * entry as the table shows it, plus the ids and the chain's entry number an audit needs.
  */
-export function accessLogCsv(entries: readonly AccessLogEntry[], texts: CsvTexts): string {
+export function accessLogCsv(entries: readonly AccessLogEntry[], texts: CsvTexts, separator: CsvSeparator = ','): string {
   const h = texts.headings;
   return csvDocument([
     [h.when, h.user, h.role, h.action, h.outcome, h.patient, h.patientId, h.patientCount, h.ip, h.seq],
@@ -38,5 +38,5 @@ export function accessLogCsv(entries: readonly AccessLogEntry[], texts: CsvTexts
       entry.ip ?? '',
       entry.seq,
     ]),
-  ]);
+  ], separator);
 }

@@ -10,6 +10,7 @@ import { useFailureMessage } from '@/components/form-fields';
 import { RangePaging, SkeletonRows } from '@/components/list-table/list-table';
 import { Select } from '@/components/select';
 import { paths } from '@/config/paths';
+import { csvSeparatorFor } from '@/lib/csv';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { canonicalRole } from '@/lib/roles';
 import { saveBlob } from '@/lib/save-blob';
@@ -95,7 +96,7 @@ export function AccessLogPage() {
         action: actionOf,
         outcome: (entry) => t(`outcome.${entry.outcome}`),
         patient: patientText,
-      });
+      }, csvSeparatorFor(i18n.language));
       const date = localTimestamp(new Date().toISOString()).slice(0, 10);
       saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), t('fileName', { date }));
     } catch (error) {

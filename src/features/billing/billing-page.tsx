@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useGetBillingUsage } from '@generated/hooks/clinic/clinic';
 import { useFailureMessage } from '@/components/form-fields';
 import { Select } from '@/components/select';
+import { csvSeparatorFor } from '@/lib/csv';
 import { formatNumber } from '@/lib/format';
 import { saveBlob } from '@/lib/save-blob';
 import { billingCsv } from './billing-csv';
@@ -45,7 +46,7 @@ export function BillingPage() {
       parameterSetsProduced: t('columns.parameterSetsProduced'),
       noDevice: t('noDevice'),
       total: t('total'),
-    });
+    }, csvSeparatorFor(i18n.language));
     saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), t('fileName', { from: usage.from, to: usage.to }));
   };
 

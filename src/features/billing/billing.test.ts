@@ -47,8 +47,30 @@ describe('billingCsv', () => {
       '\uFEFFMonat,Gerät,Hochgeladene Untersuchungen,Freigegebene Pläne,Parametersätze\r\n' +
         '2026-10,"NAV,1",2,1,1\r\n' +
         '2026-11,"Kein ""Gerät""",1,0,0\r\n' +
-        'Summe,2026-10 – 2026-11,3,1,1\r\n',
+        'Summe 2026-10 – 2026-11,,3,1,1\r\n',
     );
+  });
+
+  it('lists every month of the range, one without usage as zeros, with the separator asked for', () => {
+    const csv = billingCsv(
+      {
+        from: '2025-11',
+        to: '2026-02',
+        rows: [{ month: '2026-01', deviceId: 'NAV-1', examsUploaded: 2, plansSignedOff: 1, parameterSetsProduced: 1 }],
+        totals: { examsUploaded: 2, plansSignedOff: 1, parameterSetsProduced: 1 },
+      },
+      { month: 'Monat', device: 'Gerät', examsUploaded: 'Untersuchungen', plansSignedOff: 'Pläne', parameterSetsProduced: 'Parametersätze', noDevice: 'Kein Gerät', total: 'Summe' },
+      ';',
+    );
+    expect(csv.replace('\uFEFF', '').split('\r\n')).toEqual([
+      'Monat;Gerät;Untersuchungen;Pläne;Parametersätze',
+      '2025-11;;0;0;0',
+      '2025-12;;0;0;0',
+      '2026-01;NAV-1;2;1;1',
+      '2026-02;;0;0;0',
+      'Summe 2025-11 – 2026-02;;2;1;1',
+      '',
+    ]);
   });
 
   it('writes a device id from an uploaded file that a spreadsheet would run as a formula as text', () => {
