@@ -18,6 +18,7 @@ import * as accessLog from './migrations/0015-access-log';
 import * as adminListVersions from './migrations/0016-admin-list-versions';
 import * as deviceSync from './migrations/0017-device-sync';
 import * as transferOrder from './migrations/0018-transfer-order';
+import * as nameOrder from './migrations/0019-name-order';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016-admin-list-versions': adminListVersions,
   '0017-device-sync': deviceSync,
   '0018-transfer-order': transferOrder,
+  '0019-name-order': nameOrder,
 };
 
 /** Where the migrations run: the kind of database and, for tests on PostgreSQL, the schema of their own. */

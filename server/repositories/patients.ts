@@ -5,6 +5,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { PatientSort } from '../../generated/model/patientSort';
 import type { PlanStatus } from '../../generated/model/planStatus';
 import { containsPattern } from '../db/listing';
+import { nameKey, nameKeyExpanded } from '../db/name-key';
 import type { Queryable, TreatmentRow } from '../db/tables';
 import { planStatusSql } from './plans';
 import { latestTransferStatusSql } from './transfers';
@@ -85,8 +86,9 @@ export interface PatientListFilter {
 }
 
 const SORT_KEYS = {
-  name: sql`lower(p.name)`,
-  secondName: sql`lower(p.second_name)`,
+  // Names as a German clinic sorts them (DIN 5007-1, migration 0019): Schäfer before Schulz.
+  name: sql`patient_name_key(p.name)`,
+  secondName: sql`patient_name_key(p.second_name)`,
   birthday: sql`p.birthday`,
   latestSessionDate: sql`p.latest_session_at`,
   treatmentsCount: sql`p.sessions_count`,
@@ -107,20 +109,24 @@ function ordered<Q extends { orderBy(expression: RawBuilder<unknown>): Q }>(quer
   const nulls = key === 'latestSessionDate' ? ' nulls last' : '';
   return query
     .orderBy(sql`${SORT_KEYS[key]} ${sql.raw(direction + nulls)}`)
-    .orderBy(sql`lower(p.name)`)
-    .orderBy(sql`lower(p.second_name)`)
+    .orderBy(sql`patient_name_key(p.name)`)
+    .orderBy(sql`patient_name_key(p.second_name)`)
     .orderBy(sql`p.id`);
 }
 
 function withListFilters<Q extends ReturnType<typeof patientsOnly>>(query: Q, filter: PatientListFilter): Q {
   let filtered = query.where('p.status', '=', filter.status);
   if (filter.search) {
-    // In the name, the second name, or both in either order: each joined form holds each name alone too, so
-    // two comparisons per patient find what four did.
-    const term = containsPattern(filter.search);
+    // In the name, the second name, or both in either order ("Schneider, Maria" as the list writes it): each
+    // joined form holds each name alone too. Folded both ways a German keyboard writes umlauts (migration
+    // 0019): "Weiss", "schae" and "Ozdemir" find Weiß, Schäfer and Özdemir.
+    const words = filter.search.replaceAll(',', ' ').split(' ').filter(Boolean).join(' ');
+    const [term, expanded] = [containsPattern(nameKey(words)), containsPattern(nameKeyExpanded(words))];
     filtered = filtered.where(
-      sql<boolean>`((p.name || ' ' || p.second_name) ilike ${term} escape '\\'
-        or (p.second_name || ' ' || p.name) ilike ${term} escape '\\')`,
+      sql<boolean>`(patient_name_key(p.name || ' ' || p.second_name) like ${term} escape '\\'
+        or patient_name_key(p.second_name || ' ' || p.name) like ${term} escape '\\'
+        or patient_name_key_expanded(p.name || ' ' || p.second_name) like ${expanded} escape '\\'
+        or patient_name_key_expanded(p.second_name || ' ' || p.name) like ${expanded} escape '\\')`,
     );
   }
   if (filter.birthdayFrom) filtered = filtered.where('p.birthday', '>=', filter.birthdayFrom);

@@ -2,9 +2,12 @@
 // against a model of the order (patients without sessions last, ties broken by name, second name and id),
 // paging that neither skips nor repeats a patient, search, birthday range, plan status and status lists,
 // and answers that follow every change at once — through the API or straight in the database.
+import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Patient } from '../../generated/model/patient';
 import type { PatientSort } from '../../generated/model/patientSort';
+import { nameKey, nameKeyExpanded } from '../../server/db/name-key';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
 
@@ -316,5 +319,58 @@ describe('answers that follow every change', () => {
     // The other clinic's list is not empty: it shows its own patients, and none of these.
     expect(ids.size).toBeGreaterThan(0);
     for (const seed of seeded) expect(ids.has(seed.id)).toBe(false);
+  });
+});
+
+describe('names as a German clinic sorts and searches them', () => {
+  const NAMES = [
+    ['Hans', 'Schulz'],
+    ['Maria', 'Schäfer'],
+    ['Emre', 'Özdemir'],
+    ['Karl', 'Zimmermann'],
+    ['Ute', 'Weiß'],
+    ['Jörg', 'Müller'],
+    ['Anke', 'Ahrens'],
+    ['Zoë', 'Oberländer'],
+  ];
+  let germanToken: string;
+  beforeAll(async () => {
+    const germanClinic = await createClinic(server.db, 'Augenklinik Umlaute');
+    const physician = await createUser(server.db, { clinicId: germanClinic, role: 'clinic_physicians' });
+    germanToken = await sessionFor(server.db, physician.id);
+    for (const [name, secondName] of NAMES) {
+      await server.db.insertInto('patients').values({ clinic_id: germanClinic, name, second_name: secondName, birthday: '1950-01-01', gender: 'male', status: 'active' }).execute();
+    }
+  });
+  const secondNames = async (query: string) => (await list(germanToken, `${query}&perPage=100`)).data.map((p) => p.secondName);
+
+  it('sorts umlauts as their letter and ß as ss (DIN 5007-1): Schäfer before Schulz, Özdemir among the O', async () => {
+    const expected = ['Ahrens', 'Müller', 'Oberländer', 'Özdemir', 'Schäfer', 'Schulz', 'Weiß', 'Zimmermann'];
+    expect(await secondNames('?sort=secondName')).toEqual(expected);
+    expect(await secondNames('?sort=-secondName')).toEqual([...expected].reverse());
+    expect((await list(germanToken, '?sort=name&perPage=100')).data.map((p) => p.name)).toEqual(['Anke', 'Emre', 'Hans', 'Jörg', 'Karl', 'Maria', 'Ute', 'Zoë']);
+  });
+
+  it('finds umlauts and ß however they are typed, and the name as the list writes it', async () => {
+    expect(await secondNames('?search=Weiss')).toEqual(['Weiß']);
+    expect(await secondNames('?search=schae')).toEqual(['Schäfer']);
+    expect(await secondNames('?search=Ozdemir')).toEqual(['Özdemir']);
+    expect(await secondNames('?search=MUELLER')).toEqual(['Müller']);
+    expect(await secondNames('?search=m%C3%BCller')).toEqual(['Müller']);
+    expect(await secondNames('?search=Zoe')).toEqual(['Oberländer']);
+    expect(await secondNames(`?search=${encodeURIComponent('Schäfer, Maria')}`)).toEqual(['Schäfer']);
+    expect(await secondNames(`?search=${encodeURIComponent('Maria Schafer')}`)).toEqual(['Schäfer']);
+    expect(await secondNames('?search=Schu')).toEqual(['Schulz']);
+  });
+
+  it('folds a search term exactly as the database folds names', async () => {
+    const alphabet = [...'aAäÄoOöÖuUüÜßeéÉèçÇñÑøØłŁıiIzZ -'];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom(...alphabet), { maxLength: 12 }).map((letters) => letters.join('')), async (text) => {
+        const { rows } = await sql<{ key: string; expanded: string }>`select patient_name_key(${text}) as key, patient_name_key_expanded(${text}) as expanded`.execute(server.db);
+        expect(rows[0]).toEqual({ key: nameKey(text), expanded: nameKeyExpanded(text) });
+      }),
+      { numRuns: 200 },
+    );
   });
 });
