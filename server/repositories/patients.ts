@@ -349,13 +349,10 @@ export async function replacePatientsInNotifications(
   clinicId: string,
   ids: readonly string[],
   labels: readonly string[],
-  replacement: string,
 ): Promise<void> {
   await sql`
     update notifications
-    set params = (params - 'patientId') || jsonb_build_object('patient', ${replacement}::text)
-      || case when params->>'reason' is not null then jsonb_build_object('reason', ${replacement}::text)
-              else '{}'::jsonb end
+    set params = (params - 'patientId' - 'patient' - 'reason') || jsonb_build_object('erased', 1)
     where clinic_id = ${clinicId}
       and (params->>'patientId' in (${sql.join(ids)}) or params->>'patient' in (${sql.join(labels)}))
   `.execute(db);

@@ -62,7 +62,10 @@ export interface NewNotification {
  */
 export function renderNotification(lang: Lang, event: string, params: Record<string, string | number>) {
   const title = `notification.${event}.title` as MessageKey;
-  const message = `notification.${event}.message` as MessageKey;
+  // Once its patient is erased, a notification keeps neither the name nor the reason (the erasure marks it
+  // `erased`): its message says so instead of leaving gaps.
+  const erasedMessage = `notification.${event}.erased`;
+  const message = (params.erased ? (isMessageKey(erasedMessage) ? erasedMessage : 'notification.erased_patient') : `notification.${event}.message`) as MessageKey;
   const worded = Object.fromEntries(
     Object.entries(params).map(([name, value]) =>
       name.endsWith('Key') && typeof value === 'string' && isMessageKey(value) ? [name.slice(0, -'Key'.length), translate(lang, value)] : [name, value],

@@ -13,7 +13,6 @@ import {
   checkPatientFields,
   compareTreatments,
   createPatient,
-  ERASED_PATIENT_TEXT,
   erasePatients,
   listPatients,
   listTreatments,
@@ -22,6 +21,7 @@ import {
   updatePatient,
 } from './patients';
 import { patientListPage } from './patient-list';
+import { renderNotification } from './notifications';
 
 let server: TestServer;
 let clinicId: string;
@@ -239,7 +239,14 @@ describe('the deletion workflow', () => {
     expect(await server.ctx.files.get(file)).toBeNull();
     const mentions = (await notificationsOf(admin.userId, 'deletion_requested')).map((note) => note.params);
     expect(mentions.some((params) => params.patientId === patient.id || params.patient === 'Erika Weg' || params.reason === 'Left the country')).toBe(false);
-    expect(mentions).toContainEqual({ requester: 'Petra Lenz', patient: ERASED_PATIENT_TEXT, reason: ERASED_PATIENT_TEXT });
+    expect(mentions).toContainEqual({ requester: 'Petra Lenz', erased: 1 });
+    // Read afterwards, it says that the record was erased instead of leaving gaps where name and reason were.
+    expect(renderNotification('en', 'deletion_requested', { requester: 'Petra Lenz', erased: 1 }).message).toBe(
+      'Petra Lenz asked to delete a patient record; it has since been erased for good.',
+    );
+    expect(renderNotification('de', 'issue_reported', { reporter: 'Petra Lenz', number: 1, erased: 1 }).message).toBe(
+      'Betraf einen Patientendatensatz, der inzwischen endgültig gelöscht wurde.',
+    );
     const [entry] = await auditOf('patient.erased', patient.id);
     expect(entry).toMatchObject({ actor_id: admin.userId, detail: {} });
     expect(await notificationsOf(physician.userId, 'patient_erased')).toContainEqual({ params: { actor: 'Ida Marx' }, link: null });

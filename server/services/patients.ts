@@ -47,9 +47,6 @@ import { announce, event } from '../realtime/announce';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What replaces a patient's name in notifications once the patient is erased. */
-export const ERASED_PATIENT_TEXT = '—';
-
 /** How a patient is named in notifications ("given family"). */
 export const patientLabel = (patient: { name: string; second_name: string }) => `${patient.name} ${patient.second_name}`;
 
@@ -359,7 +356,7 @@ export async function erasePatients(ctx: AppContext, actor: Actor, ids: string[]
     const rows = await lockPatients(tx, actor.clinicId, ids);
     const erasedIds = rows.map((row) => row.id);
     await deletePatientRows(tx, actor.clinicId, erasedIds);
-    await replacePatientsInNotifications(tx, actor.clinicId, erasedIds, [...new Set(rows.map(patientLabel))], ERASED_PATIENT_TEXT);
+    await replacePatientsInNotifications(tx, actor.clinicId, erasedIds, [...new Set(rows.map(patientLabel))]);
     for (const row of rows) {
       // No name, birthday or reason: the fact and the id only.
       await audit(tx, actor, { action: 'patient.erased', outcome: 'success', targetType: 'patient', targetId: row.id });

@@ -84,8 +84,12 @@ function useDifferenceRows(first: ComparisonSide, second: ComparisonSide, differ
   const { t, i18n } = useTranslation('patientCard');
   const number = (value: number | null | undefined, digits = 0) =>
     value === null || value === undefined ? '—' : new Intl.NumberFormat(i18n.language, { maximumFractionDigits: digits }).format(value);
-  const signed = (value: number | null | undefined, digits = 0) =>
-    value === null || value === undefined ? '—' : `${value > 0 ? '+' : ''}${number(value, digits)}`;
+  // A difference with its sign (a typographic minus, not a hyphen; none on zero) and, where it has one, its unit.
+  const signed = (value: number | null | undefined, digits = 0, unit = '') => {
+    if (value === null || value === undefined) return '—';
+    const text = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: digits, signDisplay: 'exceptZero' }).format(value).replace('-', '\u2212');
+    return unit ? `${text} ${unit}` : text;
+  };
   const setting = (side: ComparisonSide, key: keyof LaserSettings): string => {
     const value = side.laserSettings?.[key];
     if (value === null || value === undefined) return '—';
@@ -98,7 +102,7 @@ function useDifferenceRows(first: ComparisonSide, second: ComparisonSide, differ
   const rows: DifferenceRow[] = [
     { label: t('comparison.date'), first: formatDate(first.treatment.date, i18n.language), second: formatDate(second.treatment.date, i18n.language), difference: t('comparison.days', { count: differences.daysBetween }) },
     { label: t('settings.totalSpots'), first: number(first.treatment.totalSpots), second: number(second.treatment.totalSpots), difference: signed(differences.totalSpots) },
-    { label: t('settings.laserPower'), first: setting(first, 'laserDose'), second: setting(second, 'laserDose'), difference: signed(differences.laserDose, 1) },
+    { label: t('settings.laserPower'), first: setting(first, 'laserDose'), second: setting(second, 'laserDose'), difference: signed(differences.laserDose, 1, 'mW') },
     { label: t('settings.brightness'), first: number(first.treatment.brightness, 2), second: number(second.treatment.brightness, 2), difference: signed(differences.brightness, 2) },
     { label: t('settings.spotSize'), first: setting(first, 'spotSizeUm'), second: setting(second, 'spotSizeUm') },
     { label: t('settings.spacing'), first: setting(first, 'spotSpacing'), second: setting(second, 'spotSpacing') },
