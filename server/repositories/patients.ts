@@ -119,15 +119,10 @@ function withListFilters<Q extends ReturnType<typeof patientsOnly>>(query: Q, fi
   if (filter.search) {
     // In the name, the second name, or both in either order ("Schneider, Maria" as the list writes it): each
     // joined form holds each name alone too. Folded both ways a German keyboard writes umlauts (migration
-    // 0019): "Weiss", "schae" and "Ozdemir" find Weiß, Schäfer and Özdemir.
+    // 0019, its column name_search): "Weiss", "schae" and "Ozdemir" find Weiß, Schäfer and Özdemir.
     const words = filter.search.replaceAll(',', ' ').split(' ').filter(Boolean).join(' ');
     const [term, expanded] = [containsPattern(nameKey(words)), containsPattern(nameKeyExpanded(words))];
-    filtered = filtered.where(
-      sql<boolean>`(patient_name_key(p.name || ' ' || p.second_name) like ${term} escape '\\'
-        or patient_name_key(p.second_name || ' ' || p.name) like ${term} escape '\\'
-        or patient_name_key_expanded(p.name || ' ' || p.second_name) like ${expanded} escape '\\'
-        or patient_name_key_expanded(p.second_name || ' ' || p.name) like ${expanded} escape '\\')`,
-    );
+    filtered = filtered.where(sql<boolean>`(p.name_search like ${term} escape '\\' or p.name_search like ${expanded} escape '\\')`);
   }
   if (filter.birthdayFrom) filtered = filtered.where('p.birthday', '>=', filter.birthdayFrom);
   if (filter.birthdayTo) filtered = filtered.where('p.birthday', '<=', filter.birthdayTo);

@@ -743,9 +743,12 @@ describe('the deletion workflow', () => {
 
     const notes = await server.db.selectFrom('notifications').selectAll().where('clinic_id', '=', staff.clinicId).execute();
     expect(JSON.stringify(notes)).not.toContain('Eraseme');
-    const requested = notes.filter((n) => n.event === 'deletion_requested' && n.params.patient === '—');
+    const requested = notes.filter((n) => n.event === 'deletion_requested' && n.params.erased === 1);
     expect(requested.length).toBeGreaterThanOrEqual(2);
-    expect(requested[0].params.reason).toBe('—');
+    expect(requested[0].params).not.toHaveProperty('reason');
+    // As the IT admins read it: the erasure said, no gaps where the name and the reason were.
+    const listed = await server.call<{ data: { message: string }[] }>('GET', '/notifications', { token: staff.admin.token });
+    expect(listed.body.data.map((n) => n.message)).toContain(`${requested[0].params.requester} asked to delete a patient record; it has since been erased for good.`);
     const erased = notes.find((n) => n.event === 'patient_erased' && n.user_id === staff.nurse.id);
     expect(erased?.params).toEqual({ actor: 'Jonas Weber' });
 
