@@ -93,6 +93,8 @@ test('a physician goes from /sign-in to the downloaded parameter set within 8 s 
     () => panel(1).getByRole('button', { name: p.zones.confirm }).click(),
     () => ready(panel(2).getByRole('button', { name: p.grid.confirm })),
   );
+  // The confirmed step's button is gone: the focus is on the new step's heading, not lost to the page.
+  await expect(page.getByRole('heading', { level: 2, name: p.steps[2] })).toBeFocused();
   await watch.act(
     'accept the grid → step 3',
     () => panel(2).getByRole('button', { name: p.grid.confirm }).click(),
@@ -117,6 +119,7 @@ test('a physician goes from /sign-in to the downloaded parameter set within 8 s 
     },
   );
   const signOffToFile = Date.now() - answeredAt;
+  await expect(page.getByRole('heading', { level: 2, name: p.steps[5] })).toBeFocused();
   const downloading = page.waitForEvent('download');
   await watch.act('download', () => page.getByRole('button', { name: p.parameterSet.download }).click(), () => downloading);
   expect((await downloading).suggestedFilename()).toMatch(/\.npt$/i);

@@ -10,6 +10,7 @@ import { blobFailureMessage } from '@/lib/blob-failure';
 import { formatBytes, formatDateTime } from '@/lib/format';
 import { saveBlob } from '@/lib/save-blob';
 import { LaserPanel } from './laser-panel';
+import { useStepHeadingFocus } from './step-panel';
 // For the bundle only. This step loads lazily (planning-page.tsx). Rolldown groups modules into chunks by which
 // entries reach them and does not see that the page has loaded them already: a lazy module that reaches only part of
 // the chunks its page loads splits those chunks, which cost every route 0.1–0.5 kB, the sign-in page too (measured,
@@ -25,6 +26,7 @@ export function ParameterSetStep({ treatment, role }: { treatment: Treatment; ro
   const failureMessage = useFailureMessage();
   const [downloading, setDownloading] = useState<'parameterSet' | 'report' | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const heading = useStepHeadingFocus();
   const { parameterSet, signOff } = treatment.plan;
 
   const download = async (what: 'parameterSet' | 'report') => {
@@ -43,7 +45,7 @@ export function ParameterSetStep({ treatment, role }: { treatment: Treatment; ro
 
   return (
     <section className="mp-step-single" aria-labelledby="mp-step-title">
-      <h2 id="mp-step-title" className="mp-step-title">
+      <h2 id="mp-step-title" className="mp-step-title" ref={heading} tabIndex={-1}>
         {t('steps.5')}
       </h2>
       {signOff && <p>{t('parameterSet.signedBy', { name: signOff.by.name, date: formatDateTime(signOff.at, i18n.language) })}</p>}

@@ -84,17 +84,31 @@ interface StepPanelProps {
   actions: ReactNode;
 }
 
+/**
+ * A step's heading takes the focus when the step appears and the focus is nowhere: the button that confirmed
+ * the previous step is gone with it, and a keyboard or screen reader user would otherwise start again at the
+ * top of the page.
+ */
+export function useStepHeadingFocus() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus();
+  }, []);
+  return heading;
+}
+
 /** The side panel of a step: what it is for, its fields, undo and redo, what went wrong, and its confirmation. */
 export function StepPanel({ title, intro, history, onUndo, onRedo, resets, failure, children, actions }: StepPanelProps) {
   const { t } = useTranslation('planning');
   const failureRef = useRef<HTMLDivElement>(null);
+  const heading = useStepHeadingFocus();
   useEffect(() => {
     if (failure) failureRef.current?.focus();
   }, [failure]);
   return (
     <section className="mp-step-panel" aria-labelledby="mp-step-title">
       <div className="mp-step-panel-head">
-        <h2 id="mp-step-title" className="mp-step-title">
+        <h2 id="mp-step-title" className="mp-step-title" ref={heading} tabIndex={-1}>
           {title}
         </h2>
         {history && (
