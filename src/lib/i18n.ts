@@ -42,6 +42,7 @@ export type Catalogues = {
   notifications: typeof import('../../locales/en/notifications.json');
   marks: typeof import('../../locales/en/marks.json');
   previousTreatment: typeof import('../../locales/en/previousTreatment.json');
+  dates: typeof import('../../locales/en/dates.json');
 };
 export type Namespace = keyof Catalogues;
 
