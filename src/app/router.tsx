@@ -189,7 +189,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
           },
           {
             path: paths.admin.accessLog.path,
-            lazy: page(['accessLog'], () => import('@/features/access-log/access-log-page'), (m) => m.AccessLogPage),
+            lazy: page(['accessLog', 'dates'], () => import('@/features/access-log/access-log-page'), (m) => m.AccessLogPage),
           },
         ],
       },
@@ -208,7 +208,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
             // the arrival on the route only, and a filter change does not wait for a navigation's loaders.
             shouldRevalidate: () => false,
             lazy: page(
-              ['patients', 'patientList', 'examUpload'],
+              ['patients', 'patientList', 'examUpload', 'dates'],
               () => import('@/features/patients/patient-list-page'),
               (m) => m.PatientListPage,
               (m) => m.patientListLoader(queryClient),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, formatBytes, formatCalendarDate, formatList, formatNumber } from './format';
+import { ageOn, formatBytes, formatCalendarDate, formatList, formatNumber, localToday } from './format';
 
 describe('formats', () => {
   it('writes a birthday as the language does, never a day off', () => {
@@ -12,6 +12,10 @@ describe('formats', () => {
     expect(ageOn('1951-04-23', '2026-04-22')).toBe(74);
     expect(ageOn('1951-04-23', '2026-04-23')).toBe(75);
     expect(ageOn('2000-02-29', '2026-02-28')).toBe(25);
+  });
+
+  it('takes today from the user’s calendar', () => {
+    expect(localToday(new Date(2026, 0, 5, 23, 30))).toBe('2026-01-05');
   });
 
   it('writes sizes in decimal units with the language’s decimal mark', () => {

@@ -31,6 +31,12 @@ export function userTimeZone(): string | undefined {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
 }
 
+/** Today in the user's calendar, YYYY-MM-DD (a birthday "in the future" is judged where the user is). */
+export function localToday(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
 /** Full years from a birthday to `today` (both YYYY-MM-DD). */
 export function ageOn(birthday: string, today: string): number {
   const [by, bm, bd] = birthday.split('-').map(Number);

@@ -42,6 +42,7 @@ export type Catalogues = {
   notifications: typeof import('../../locales/en/notifications.json');
   marks: typeof import('../../locales/en/marks.json');
   previousTreatment: typeof import('../../locales/en/previousTreatment.json');
+  dates: typeof import('../../locales/en/dates.json');
 };
 export type Namespace = keyof Catalogues;
 
@@ -50,9 +51,18 @@ export const en = { common: enCommon, errors: enErrors };
 const BUNDLED: Resource = { en, de: { common: deCommon, errors: deErrors } satisfies typeof en };
 const BUNDLED_NAMESPACES = Object.keys(en);
 
-// One chunk per catalogue file; the bundled ones are excluded so that they are not also split out.
+// One chunk per catalogue file; the bundled ones are excluded so that they are not also split out, and so are
+// the server's own (api, npt, report: its answers, an exam file's faults and the PDF report), which no page
+// loads: each name in this map costs every first visit a few bytes of the entry.
 const lazyCatalogues = import.meta.glob<Record<string, unknown>>(
-  ['../../locales/*/*.json', '!../../locales/*/common.json', '!../../locales/*/errors.json'],
+  [
+    '../../locales/*/*.json',
+    '!../../locales/*/common.json',
+    '!../../locales/*/errors.json',
+    '!../../locales/*/api.json',
+    '!../../locales/*/npt.json',
+    '!../../locales/*/report.json',
+  ],
   { import: 'default' },
 );
 

@@ -8,6 +8,7 @@ import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { apiAs, createPatient, uniqueTag } from './patients';
 import { signInToHome } from './session';
+import { writtenDate } from './texts';
 
 const ACCESS_LOG = { en: enAccessLog, de: deAccessLog };
 
@@ -63,8 +64,8 @@ test('access log: a patient’s history from the patient list, filtered, and as 
   await expect(rows.filter({ hasText: physicianName })).toHaveCount(2);
 
   // A range that ends before it starts is refused where it is chosen.
-  await page.getByLabel(l.filters.from, { exact: true }).fill('2026-11-20');
-  await page.getByLabel(l.filters.to, { exact: true }).fill('2026-11-10');
+  await page.getByLabel(l.filters.from, { exact: true }).fill(writtenDate(lang, '2026-11-20'));
+  await page.getByLabel(l.filters.to, { exact: true }).fill(writtenDate(lang, '2026-11-10'));
   await expect(page.getByRole('alert')).toHaveText(l.filters.rangeReversed);
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: l.filters.reset }).click();

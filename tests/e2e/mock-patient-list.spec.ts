@@ -54,8 +54,9 @@ test('a reversed birthday range is refused on the page; a link with values it ca
   await openList(page, '?sort=age&page=-3&planStatus=lost');
   await expect(page.getByRole('columnheader', { name: texts.patients.field.latestSession })).toHaveAttribute('aria-sort', 'descending');
   const list = texts.patientList;
-  await page.getByLabel(list.filters.birthdayFrom).fill('1960-01-01');
-  await page.getByLabel(list.filters.birthdayTo).fill('1950-01-01');
+  // The mock journeys run in English: dates typed day first.
+  await page.getByLabel(list.filters.birthdayFrom).fill('01/01/1960');
+  await page.getByLabel(list.filters.birthdayTo).fill('01/01/1950');
   await expect(page.getByRole('alert')).toHaveText(list.filters.rangeReversed);
   await expect(rows(page)).toHaveCount(0);
   await expectNoAxeViolations(page);
@@ -73,7 +74,7 @@ test('add new patient: the form refuses what is missing, Prism confirms, the car
   // The contract's example request (Prism checks the body against the contract).
   await dialog.getByLabel(texts.patients.field.name, { exact: true }).fill('Peter');
   await dialog.getByLabel(texts.patients.field.secondName).fill('Neumann');
-  await dialog.getByLabel(texts.patients.field.birthday).fill('1961-07-08');
+  await dialog.getByLabel(texts.patients.field.birthday).fill('08/07/1961');
   await chooseRadio(dialog.getByRole('radio', { name: texts.patients.gender.male, exact: true }));
   await dialog.getByRole('button', { name: list.add.submit }).click();
   await expect(page).toHaveURL(`/physician/patient-card?patientId=${getCreatePatientResponseMock().data.id}`);

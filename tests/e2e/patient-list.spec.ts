@@ -7,7 +7,7 @@ import { expect, test } from './fixtures';
 import { chooseRadio } from './form-controls';
 import { apiAs, createPatient, examFile, uniqueTag, uploadInDialog } from './patients';
 import { logOut, signInToHome } from './session';
-import { fill, type Texts } from './texts';
+import { fill, writtenDate, type Texts } from './texts';
 
 const rows = (page: Page) => page.locator('table.mp-patient-table tbody tr');
 const nameLinks = (page: Page) => page.locator('table.mp-patient-table tbody a');
@@ -77,7 +77,7 @@ test('a tablet (820 px wide): the table fits without scrolling sideways and no t
   await expectNoAxeViolations(page);
 });
 
-test('birthday range: both ends inclusive, a reversed range refused without asking the server', async ({ page, staff, texts, playwright }) => {
+test('birthday range: both ends inclusive, a reversed range refused without asking the server', async ({ page, staff, texts, lang, playwright }) => {
   const physician = await staff.create('clinic_nurses');
   const api = await apiAs(playwright, physician);
   const tag = uniqueTag();
@@ -87,8 +87,9 @@ test('birthday range: both ends inclusive, a reversed range refused without aski
   await signInToHome(page, texts, physician);
   await search(page, texts, tag);
   const list = texts.patientList;
-  await page.getByLabel(list.filters.birthdayFrom).fill('1940-07-15');
-  await page.getByLabel(list.filters.birthdayTo).fill('1950-03-01');
+  // Typed as the UI language writes dates.
+  await page.getByLabel(list.filters.birthdayFrom).fill(writtenDate(lang, '1940-07-15'));
+  await page.getByLabel(list.filters.birthdayTo).fill(writtenDate(lang, '1950-03-01'));
   await expect(rows(page)).toHaveCount(2);
 
   // Only the reversed range must not be asked for: the valid list may be fetched again meanwhile (the realtime
@@ -98,7 +99,7 @@ test('birthday range: both ends inclusive, a reversed range refused without aski
     const url = new URL(request.url());
     if (url.pathname === '/api/patients' && url.searchParams.get('birthdayTo') === '1930-01-01') requests.push(request.url());
   });
-  await page.getByLabel(list.filters.birthdayTo).fill('1930-01-01');
+  await page.getByLabel(list.filters.birthdayTo).fill(writtenDate(lang, '1930-01-01'));
   await expect(page.getByRole('alert')).toHaveText(list.filters.rangeReversed);
   await expect(page.getByLabel(list.filters.birthdayTo)).toHaveAttribute('aria-invalid', 'true');
   await expect(rows(page)).toHaveCount(0);
@@ -143,7 +144,7 @@ test('previous/next with page numbers, and load more, over 45 patients', async (
   await expectNoAxeViolations(page);
 });
 
-test('add a patient: required fields and a future birthday are refused; then their card opens', async ({ page, staff, texts }) => {
+test('add a patient: required fields and a future birthday are refused; then their card opens', async ({ page, staff, texts, lang }) => {
   const physician = await staff.create('clinic_physicians');
   await signInToHome(page, texts, physician);
   const list = texts.patientList;
@@ -158,12 +159,12 @@ test('add a patient: required fields and a future birthday are refused; then the
   const tag = uniqueTag();
   await dialog.getByLabel(texts.patients.field.name, { exact: true }).fill('Greta');
   await dialog.getByLabel(texts.patients.field.secondName).fill(tag);
-  await dialog.getByLabel(texts.patients.field.birthday).fill('2099-01-01');
+  await dialog.getByLabel(texts.patients.field.birthday).fill(writtenDate(lang, '2099-01-01'));
   await chooseRadio(dialog.getByRole('radio', { name: texts.patients.gender.female }));
   await dialog.getByRole('button', { name: list.add.submit }).click();
   await expect(dialog.getByText(form.errors.birthdayFuture)).toBeVisible();
 
-  await dialog.getByLabel(texts.patients.field.birthday).fill('1948-02-29');
+  await dialog.getByLabel(texts.patients.field.birthday).fill(writtenDate(lang, '1948-02-29'));
   await dialog.getByRole('button', { name: list.add.submit }).click();
   await expect(page).toHaveURL(/\/physician\/patient-card\?patientId=/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Greta ${tag}`);

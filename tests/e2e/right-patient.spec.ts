@@ -2,24 +2,25 @@
 // and "Create anyway"; an exam whose patient differs from the card's names what differs, and when only the
 // device patient id does, it can be added to the card anyway.
 import type { Page } from '@playwright/test';
+import type { Language } from '../../generated/model/language';
 import { expectNoAxeViolations } from './axe';
 import { expect, test } from './fixtures';
 import { chooseRadio } from './form-controls';
 import { apiAs, createPatient, examFile, uniqueTag, uploadedSession, uploadInDialog } from './patients';
 import { signInToHome } from './session';
-import { fill, type Texts } from './texts';
+import { fill, writtenDate, type Texts } from './texts';
 
 // The locales the SPA writes lists and dates in (src/lib/format.ts).
 const LOCALES = { en: 'en-GB', de: 'de-DE' } as const;
 const cardOf = (id: string) => `/physician/patient-card?patientId=${id}`;
-const dayMonthYear = (lang: string, iso: string) => (lang === 'de' ? iso.split('-').reverse().join('.') : iso.split('-').reverse().join('/'));
 
-async function addPatient(page: Page, texts: Texts, patient: { name: string; secondName: string; birthday: string; description?: string }) {
+async function addPatient(page: Page, texts: Texts, lang: Language, patient: { name: string; secondName: string; birthday: string; description?: string }) {
   await page.getByRole('button', { name: texts.patientList.actions.addPatient }).first().click();
   const dialog = page.getByRole('dialog', { name: texts.patientList.add.title });
   await dialog.getByLabel(texts.patients.field.name, { exact: true }).fill(patient.name);
   await dialog.getByLabel(texts.patients.field.secondName).fill(patient.secondName);
-  await dialog.getByLabel(texts.patients.field.birthday).fill(patient.birthday);
+  // Typed as the UI language writes dates; the patient's birthday is the contract's YYYY-MM-DD.
+  await dialog.getByLabel(texts.patients.field.birthday).fill(writtenDate(lang, patient.birthday));
   await chooseRadio(dialog.getByRole('radio', { name: texts.patients.gender.female }));
   if (patient.description) await dialog.getByLabel(texts.patients.field.description).fill(patient.description);
   await dialog.getByRole('button', { name: texts.patientList.add.submit }).click();
@@ -33,7 +34,7 @@ test('adding Maria Schneider, born 23.04.1951, warns that she is a patient alrea
   lang,
 }) => {
   await signInToHome(page, texts, await staff.create('clinic_nurses'));
-  const dialog = await addPatient(page, texts, {
+  const dialog = await addPatient(page, texts, lang, {
     name: 'Maria',
     secondName: 'Schneider',
     birthday: '1951-04-23',
@@ -47,7 +48,7 @@ test('adding Maria Schneider, born 23.04.1951, warns that she is a patient alrea
   await expect(match).toHaveCount(1);
   await expect(match).toContainText('Maria Schneider');
   await expect(match).toContainText(
-    fill(texts.patients.duplicate.born, { birthday: dayMonthYear(lang, '1951-04-23'), gender: texts.patients.gender.female }),
+    fill(texts.patients.duplicate.born, { birthday: writtenDate(lang, '1951-04-23'), gender: texts.patients.gender.female }),
   );
   // What was typed stays; "Add patient" gives way to "Create anyway".
   await expect(dialog.getByLabel(texts.patients.field.description)).toHaveValue('Referred by Dr. Lang.');
@@ -66,14 +67,14 @@ test('adding Maria Schneider, born 23.04.1951, warns that she is a patient alrea
   await expect(page.getByRole('dialog')).toHaveCount(0);
 });
 
-test('“Create anyway” adds a second patient of the same name and birthday, typed with an accent', async ({ page, staff, texts, playwright }) => {
+test('“Create anyway” adds a second patient of the same name and birthday, typed with an accent', async ({ page, staff, texts, lang, playwright }) => {
   // A pair of the journey's own, not the demo clinic's Maria Schneider: journeys running beside this one find
   // her by name and expect one.
   const physician = await staff.create('clinic_physicians');
   const tag = uniqueTag();
   const first = await createPatient(await apiAs(playwright, physician), { name: 'Maria', secondName: `Schneider-${tag}`, birthday: '1951-04-23', gender: 'female' });
   await signInToHome(page, texts, physician);
-  const dialog = await addPatient(page, texts, { name: 'María', secondName: ` schneider-${tag.toLowerCase()} `, birthday: '1951-04-23' });
+  const dialog = await addPatient(page, texts, lang, { name: 'María', secondName: ` schneider-${tag.toLowerCase()} `, birthday: '1951-04-23' });
   const warning = dialog.getByRole('group', { name: texts.patients.duplicate.title });
   await expect(warning.getByRole('listitem')).toHaveText(new RegExp(`^Maria Schneider-${tag}`));
 
@@ -144,7 +145,7 @@ test('an exam of another person on a card names each difference beside what the 
   await expect(rows).toHaveText([
     `${upload.mismatch.field}${upload.mismatch.inFile}${upload.mismatch.onCard}`,
     `${texts.patients.field.name}PaulinePaula`,
-    `${texts.patients.field.birthday}${dayMonthYear(lang, '1960-01-10')}${dayMonthYear(lang, '1960-01-01')}`,
+    `${texts.patients.field.birthday}${writtenDate(lang, '1960-01-10')}${writtenDate(lang, '1960-01-01')}`,
   ]);
   const list = new Intl.ListFormat(LOCALES[lang], { type: 'conjunction' }).format([upload.mismatch.fields.secondName, upload.mismatch.fields.gender]);
   await expect(dialog).toContainText(fill(upload.mismatch.agree_other, { fields: list.charAt(0).toLocaleUpperCase(lang) + list.slice(1) }));

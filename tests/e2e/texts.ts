@@ -3,6 +3,7 @@
 import deApi from '../../locales/de/api.json' with { type: 'json' };
 import deAuth from '../../locales/de/auth.json' with { type: 'json' };
 import deCommon from '../../locales/de/common.json' with { type: 'json' };
+import deDates from '../../locales/de/dates.json' with { type: 'json' };
 import deErrors from '../../locales/de/errors.json' with { type: 'json' };
 import deLegal from '../../locales/de/legal.json' with { type: 'json' };
 import deNpt from '../../locales/de/npt.json' with { type: 'json' };
@@ -24,6 +25,7 @@ import dePreviousTreatment from '../../locales/de/previousTreatment.json' with {
 import enApi from '../../locales/en/api.json' with { type: 'json' };
 import enAuth from '../../locales/en/auth.json' with { type: 'json' };
 import enCommon from '../../locales/en/common.json' with { type: 'json' };
+import enDates from '../../locales/en/dates.json' with { type: 'json' };
 import enErrors from '../../locales/en/errors.json' with { type: 'json' };
 import enLegal from '../../locales/en/legal.json' with { type: 'json' };
 import enNpt from '../../locales/en/npt.json' with { type: 'json' };
@@ -49,6 +51,7 @@ const en = {
   api: enApi,
   auth: enAuth,
   common: enCommon,
+  dates: enDates,
   errors: enErrors,
   legal: enLegal,
   profile: enProfile,
@@ -74,6 +77,7 @@ const de: Texts = {
   api: deApi,
   auth: deAuth,
   common: deCommon,
+  dates: deDates,
   errors: deErrors,
   legal: deLegal,
   profile: deProfile,
@@ -99,6 +103,14 @@ export const TEXTS: Record<Language, Texts> = { en, de };
 /** i18next's `{{name}}` placeholders filled in, as the page shows the text. */
 export function fill(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{\{(\w+)\}\}/g, (placeholder, name: string) => String(values[name] ?? placeholder));
+}
+
+/**
+ * A calendar date (YYYY-MM-DD) as the UI language writes it and its date fields take it: 23.04.1951 in German,
+ * 23/04/1951 in English (src/lib/date-text.ts).
+ */
+export function writtenDate(lang: Language, iso: string): string {
+  return iso.split('-').reverse().join(lang === 'de' ? '.' : '/');
 }
 
 /** A text with a link inside ("I accept the <doc>EULA</doc>") as the page reads it. */

@@ -3,9 +3,10 @@ import { useId } from 'react';
 import type { FieldErrors, UseFormRegister, UseFormWatch } from 'react-hook-form';
 import { Controller, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '@/components/date-field';
 import { TextField } from '@/components/form-fields';
 import { Gender } from '@generated/model/gender';
-import { EARLIEST_BIRTHDAY, localToday, PATIENT_LIMITS, type PatientFieldError } from './patient-form-limits';
+import { PATIENT_LIMITS, type PatientFieldError } from './patient-form-limits';
 import type { PatientFormInput } from './patient-form-schema';
 
 type PatientFieldsProps = {
@@ -30,15 +31,15 @@ function useFieldError(errors: FieldErrors<PatientFormInput>) {
 export function PatientFields({ register, control, watch, errors }: PatientFieldsProps) {
   const { t } = useTranslation('patients');
   const errorOf = useFieldError(errors);
-  const ids = { birthday: useId(), birthdayError: useId(), gender: useId(), genderError: useId(), description: useId(), count: useId() };
-  const birthdayError = errorOf('birthday');
+  const ids = { gender: useId(), genderError: useId(), description: useId(), count: useId() };
   const genderError = errorOf('gender');
   const descriptionError = errorOf('description');
   const description = watch('description') ?? '';
   // Registered in the order shown: a refused submit focuses the first field with an error in this order.
   const name = register('name');
   const secondName = register('secondName');
-  const { ref: birthdayRef, ...birthday } = register('birthday');
+  // The birthday's Controller registers only when it renders, after the description: its place in the order.
+  register('birthday');
   const { ref: descriptionRef, ...descriptionField } = register('description');
 
   return (
@@ -59,24 +60,20 @@ export function PatientFields({ register, control, watch, errors }: PatientField
           maxLength={PATIENT_LIMITS.secondName}
         />
       </div>
-      <FormGroup label={t('field.birthday')} labelFor={ids.birthday} intent={birthdayError ? 'danger' : 'none'}>
-        <input
-          {...birthday}
-          ref={birthdayRef}
-          id={ids.birthday}
-          type="date"
-          min={EARLIEST_BIRTHDAY}
-          max={localToday()}
-          className={`${Classes.INPUT} ${Classes.LARGE} mp-date-input${birthdayError ? ` ${Classes.INTENT_DANGER}` : ''}`}
-          aria-invalid={birthdayError ? true : undefined}
-          aria-describedby={birthdayError ? ids.birthdayError : undefined}
-        />
-        {birthdayError && (
-          <div id={ids.birthdayError} className={Classes.FORM_HELPER_TEXT}>
-            {birthdayError}
-          </div>
+      <Controller
+        control={control}
+        name="birthday"
+        render={({ field }) => (
+          <DateField
+            label={t('field.birthday')}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            error={errorOf('birthday')}
+          />
         )}
-      </FormGroup>
+      />
       <Controller
         control={control}
         name="gender"

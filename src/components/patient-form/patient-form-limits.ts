@@ -12,17 +12,8 @@ export const PATIENT_LIMITS = {
   description: 2000,
 } as const;
 
-/** The earliest birthday the server accepts. */
-export const EARLIEST_BIRTHDAY = '1900-01-01';
-
 /** Why a field is refused; `patients:form.errors.<key>` says it in the UI language. */
 export type PatientFieldError = 'required' | 'invalidDate' | 'birthdayFuture' | 'birthdayTooEarly' | 'tooLong';
-
-/** Today in the user's calendar (a birthday "in the future" is judged where the user is). */
-export function localToday(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 /** An empty form; gender is chosen on purpose, never preset. */
 export const EMPTY_PATIENT_FORM: PatientFormInput = {

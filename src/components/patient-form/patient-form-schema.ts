@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createPatientBody } from '@generated/zod/patients/patients.zod';
-import { EARLIEST_BIRTHDAY, PATIENT_LIMITS, type PatientFieldError } from './patient-form-limits';
+import { EARLIEST_BIRTHDAY } from '@/lib/date-text';
+import { PATIENT_LIMITS, type PatientFieldError } from './patient-form-limits';
 
 const issue = (message: PatientFieldError) => ({ message });
 

@@ -1,4 +1,4 @@
-import { Button, Callout, Classes, HTMLTable, Tag } from '@blueprintjs/core';
+import { Button, Callout, HTMLTable, Tag } from '@blueprintjs/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { listAccessLog, useListAccessLog } from '@generated/hooks/clinic/clinic';
 import { useListUsers } from '@generated/hooks/users/users';
 import type { AccessLogEntry } from '@generated/model/accessLogEntry';
+import { DateInput, useDateText } from '@/components/date-input';
 import { useFailureMessage } from '@/components/form-fields';
 import { RangePaging, SkeletonRows } from '@/components/list-table/list-table';
 import { Select } from '@/components/select';
@@ -20,6 +21,8 @@ import './access-log.css';
 import './icons';
 
 const EXPORT_PAGE = 100;
+/** No entry is older than the product: an earlier day is a typo (21.11.1026). */
+const EARLIEST_DAY = '2000-01-01';
 
 /**
  * The clinic's access log (issue 27; GET /clinic/access-log): who read or changed patient data, what, when and
@@ -32,9 +35,19 @@ export function AccessLogPage() {
   const [params, setParams] = useSearchParams();
   const view = readView(params);
   const reversed = isReversed(view);
-  const ids = { user: useId(), action: useId(), from: useId(), to: useId(), caption: useId(), rangeError: useId() };
+  const ids = { user: useId(), action: useId(), from: useId(), to: useId(), caption: useId(), rangeError: useId(), fromError: useId(), toError: useId() };
   const show = (next: AccessLogView) => setParams(writeView(next), { replace: true });
   const filter = (change: Partial<AccessLogView>) => show({ ...view, ...change, page: 1 });
+  // A day is taken once it is a date from EARLIEST_DAY on; what is refused is marked and never asked for.
+  const day = (name: 'from' | 'to') => ({
+    value: view[name] ?? '',
+    onChange: (value: string, valid: boolean) => {
+      if (valid) filter({ [name]: value || undefined });
+    },
+    min: EARLIEST_DAY,
+  });
+  const from = useDateText(day('from'));
+  const to = useDateText(day('to'));
 
   const query = useListAccessLog(requestOf(view), { query: { placeholderData: keepPreviousData, enabled: !reversed } });
   const users = useListUsers({ page: 1, perPage: 100, sort: 'name' }, { query: { meta: { realtime: false } } });
@@ -153,30 +166,33 @@ export function AccessLogPage() {
         </div>
         <div className="mp-list-filter">
           <label htmlFor={ids.from}>{t('filters.from')}</label>
-          <input
+          <DateInput
+            date={from}
             id={ids.from}
-            type="date"
-            className={`${Classes.INPUT} mp-date-input${reversed ? ` ${Classes.INTENT_DANGER}` : ''}`}
-            value={view.from ?? ''}
-            onChange={(event) => filter({ from: event.currentTarget.value || undefined })}
-            aria-invalid={reversed || undefined}
-            aria-describedby={reversed ? ids.rangeError : undefined}
+            invalid={Boolean(from.problem) || reversed}
+            describedBy={from.problem ? ids.fromError : reversed ? ids.rangeError : undefined}
           />
         </div>
         <div className="mp-list-filter">
           <label htmlFor={ids.to}>{t('filters.to')}</label>
-          <input
+          <DateInput
+            date={to}
             id={ids.to}
-            type="date"
-            className={`${Classes.INPUT} mp-date-input${reversed ? ` ${Classes.INTENT_DANGER}` : ''}`}
-            value={view.to ?? ''}
-            onChange={(event) => filter({ to: event.currentTarget.value || undefined })}
-            aria-invalid={reversed || undefined}
-            aria-describedby={reversed ? ids.rangeError : undefined}
+            invalid={Boolean(to.problem) || reversed}
+            describedBy={to.problem ? ids.toError : reversed ? ids.rangeError : undefined}
           />
         </div>
-        {(view.actorId || view.action || view.from || view.to) && (
-          <Button variant="minimal" icon="cross" onClick={() => show({ patientId: view.patientId, page: 1 })} className="mp-access-log-action">
+        {(view.actorId || view.action || view.from || view.to || from.problem || to.problem) && (
+          <Button
+            variant="minimal"
+            icon="cross"
+            onClick={() => {
+              from.clear();
+              to.clear();
+              show({ patientId: view.patientId, page: 1 });
+            }}
+            className="mp-access-log-action"
+          >
             {t('filters.reset')}
           </Button>
         )}
@@ -190,6 +206,16 @@ export function AccessLogPage() {
           {t('download')}
         </Button>
       </div>
+      {from.problem && (
+        <p id={ids.fromError} role="alert" className="mp-field-error">
+          {`${t('filters.from')}: ${from.problem}`}
+        </p>
+      )}
+      {to.problem && (
+        <p id={ids.toError} role="alert" className="mp-field-error">
+          {`${t('filters.to')}: ${to.problem}`}
+        </p>
+      )}
       {reversed && (
         <p id={ids.rangeError} role="alert" className="mp-field-error">
           {t('filters.rangeReversed')}

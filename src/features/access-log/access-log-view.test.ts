@@ -11,6 +11,8 @@ describe('the access log view', () => {
     expect(view).toEqual({ patientId: PATIENT, actorId: undefined, action: 'plan.sign_off', from: '2026-11-01', to: '2026-11-30', page: 3 });
     expect(writeView(view).toString()).toBe(`patientId=${PATIENT}&action=plan.sign_off&from=2026-11-01&to=2026-11-30&page=3`);
     expect(readView(new URLSearchParams('action=x%3D1&from=1.11.2026&page=0'))).toEqual({ page: 1 });
+    // Days the calendar does not have are left out too.
+    expect(readView(new URLSearchParams('from=2026-02-30&to=2026-13-01'))).toEqual({ page: 1 });
   });
 
   it('asks for whole days in the user’s zone, the last one included', () => {

@@ -1,4 +1,5 @@
 import type { ListAccessLogParams } from '@generated/model/listAccessLogParams';
+import { isIsoDate } from '@/lib/date-text';
 
 /** What the access log shows, as the address bar holds it (a link from the patient list sets `patientId`). */
 export interface AccessLogView {
@@ -14,22 +15,23 @@ export interface AccessLogView {
 export const PER_PAGE = 50;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ACTION = /^[A-Za-z_]+(\.[A-Za-z_]+)*$/;
 
 /** The view of an address; malformed values are left out rather than sent. */
 export function readView(params: URLSearchParams): AccessLogView {
-  const value = (name: string, pattern: RegExp) => {
+  const value = (name: string, pattern: RegExp | ((text: string) => boolean)) => {
     const text = params.get(name)?.trim();
-    return text && pattern.test(text) && text.length <= 64 ? text : undefined;
+    const fits = typeof pattern === 'function' ? pattern : (candidate: string) => pattern.test(candidate);
+    return text && fits(text) && text.length <= 64 ? text : undefined;
   };
   const page = Number(params.get('page'));
   return {
     patientId: value('patientId', UUID),
     actorId: value('actorId', UUID),
     action: value('action', ACTION),
-    from: value('from', DAY),
-    to: value('to', DAY),
+    // Real calendar days only (not 2026-02-30).
+    from: value('from', isIsoDate),
+    to: value('to', isIsoDate),
     page: Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
   };
 }

@@ -10,9 +10,10 @@ import { Dialog } from '@/components/dialog';
 import { FormAlert, showServerFieldErrors, useFailureText } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
 import { PatientFields } from '@/components/patient-form/patient-fields';
-import { localToday, PATIENT_FORM_FIELDS } from '@/components/patient-form/patient-form-limits';
+import { PATIENT_FORM_FIELDS } from '@/components/patient-form/patient-form-limits';
 import type { PatientFormInput, PatientFormValues } from '@/components/patient-form/patient-form-schema';
 import { SubmitButton } from '@/components/submit-button';
+import { localToday } from '@/lib/format';
 
 const formOf = (patient: Patient): PatientFormInput => ({
   name: patient.name,

@@ -7,8 +7,8 @@ import { getGetPatientQueryKey, useUpdatePatient } from '@generated/hooks/patien
 import type { Patient } from '@generated/model/patient';
 import { useFailureMessage } from '@/components/form-fields';
 import { useNotify } from '@/components/notifications';
-import { localToday, PATIENT_LIMITS } from '@/components/patient-form/patient-form-limits';
-import { ageOn, formatCalendarDate } from '@/lib/format';
+import { PATIENT_LIMITS } from '@/components/patient-form/patient-form-limits';
+import { ageOn, formatCalendarDate, localToday } from '@/lib/format';
 
 /** The patient's description, adjusted in place ("Adjust description", seed-spec §2). */
 function DescriptionEditor({ patient, onDone }: { patient: Patient; onDone: () => void }) {

@@ -130,6 +130,13 @@ const alertDialog = () =>
     return found;
   });
 /** Types into a textarea the way a user does (React sees the change). */
+async function typeDate(input: HTMLInputElement, value: string) {
+  await act(async () => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
 async function typeText(area: HTMLTextAreaElement, value: string) {
   const setter = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set;
   await act(async () => {
@@ -324,15 +331,43 @@ describe('editing', () => {
     await click(button(container, 'Edit'));
     const edit = await dialog('Edit patient');
     expect(getByLabel(edit, 'Second name').value).toBe('Schneider');
-    const birthday = edit.querySelector<HTMLInputElement>('input[type="date"], input[name="birthday"]');
-    expect(birthday).not.toBeNull();
-    await act(async () => {
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(birthday, '2999-01-01');
-      birthday!.dispatchEvent(new Event('input', { bubbles: true }));
-    });
+    const birthday = getByLabel(edit, 'Birthday');
+    // The birthday as English writes it (day first), not as the browser's date picker would.
+    expect(birthday.value).toBe(PATIENT.birthday.split('-').reverse().join('/'));
+    expect(birthday.placeholder).toBe('DD/MM/YYYY');
+    await typeDate(birthday, '01/01/2999');
     await click(button(edit, 'Save changes'));
     await waitFor(() => expect(edit.textContent).toContain('The birthday cannot be in the future'));
+    // A day the calendar does not have is refused with its reason, in the field's place.
+    await typeDate(birthday, '31/02/1951');
+    await waitFor(() => expect(edit.textContent).toContain('This date does not exist – please check the day and month'));
+    expect(document.getElementById(birthday.getAttribute('aria-describedby')!.split(' ')[0])?.textContent).toBe(
+      'This date does not exist – please check the day and month',
+    );
     expect(requests.filter((request) => request.startsWith('POST'))).toEqual([]);
+  });
+
+  it('takes a birthday typed the German way in German, and sends it as the contract’s date', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('*/patients/:id', async ({ request }) => {
+        sent = await request.json();
+        patient = { ...PATIENT, birthday: '1951-04-03' };
+        return envelope(patient, 'Änderungen erfolgreich gespeichert');
+      }),
+    );
+    const { container } = await renderCard(CARD, 'de');
+    await click(button(container, 'Bearbeiten'));
+    const edit = await dialog('Patientendaten bearbeiten');
+    const birthday = getByLabel(edit, 'Geburtsdatum');
+    expect(birthday.value).toBe(PATIENT.birthday.split('-').reverse().join('.'));
+    expect(birthday.placeholder).toBe('TT.MM.JJJJ');
+    await typeDate(birthday, '3.4.1951');
+    await act(async () => birthday.dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
+    // Left, the field shows the date in its own form.
+    expect(birthday.value).toBe('03.04.1951');
+    await click(button(edit, 'Änderungen speichern'));
+    await waitFor(() => expect(sent).toMatchObject({ birthday: '1951-04-03' }));
   });
 });
 

@@ -14,10 +14,11 @@ import { useNotify } from '@/components/notifications';
 import { isSameEntry, likelyDuplicatesOf, type PatientIdentity } from '@/components/patient-form/likely-duplicate';
 import { LikelyDuplicateWarning } from '@/components/patient-form/likely-duplicate-warning';
 import { PatientFields } from '@/components/patient-form/patient-fields';
-import { EMPTY_PATIENT_FORM, localToday, PATIENT_FORM_FIELDS } from '@/components/patient-form/patient-form-limits';
+import { EMPTY_PATIENT_FORM, PATIENT_FORM_FIELDS } from '@/components/patient-form/patient-form-limits';
 import type { PatientFormInput, PatientFormValues } from '@/components/patient-form/patient-form-schema';
 import { SubmitButton } from '@/components/submit-button';
 import { paths } from '@/config/paths';
+import { localToday } from '@/lib/format';
 
 /** The server named patients the new one may be: for this name and birthday, as sent. */
 type Duplicates = { message: string; patients: PatientMatch[]; entry: PatientIdentity };

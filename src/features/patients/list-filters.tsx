@@ -1,9 +1,12 @@
-import { Button, Classes, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Button, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { birthdayRangeProblem, PLAN_STATUS_FILTERS, type ListView } from './list-view';
+import { DateInput, useDateText } from '@/components/date-input';
 import { useLeaving } from '@/components/list-table/use-leaving';
 import { Select } from '@/components/select';
+import { EARLIEST_BIRTHDAY } from '@/lib/date-text';
+import { localToday } from '@/lib/format';
 
 /** Typing pauses this long before the list asks the server (one request per word, not per key). */
 const SEARCH_DELAY_MS = 300;
@@ -45,28 +48,24 @@ function useSearchInput(search: string, onSearch: (search: string) => void) {
   return [text, setText] as const;
 }
 
-/**
- * A date as picked, which follows the URL when that changes (back button, "Clear filters"): the field keeps
- * the picked date while the URL catches up instead of flicking back to the old one.
- */
-function useDateInput(value: string) {
-  const [picked, setPicked] = useState(value);
-  const [followed, setFollowed] = useState(value);
-  if (value !== followed) {
-    setFollowed(value);
-    setPicked(value);
-  }
-  return [picked, setPicked] as const;
-}
-
 export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
   const { t } = useTranslation(['patientList', 'patients']);
-  const ids = { search: useId(), from: useId(), to: useId(), status: useId(), rangeError: useId() };
+  const ids = { search: useId(), from: useId(), to: useId(), status: useId(), rangeError: useId(), fromError: useId(), toError: useId() };
   const [search, setSearch] = useSearchInput(view.search, (text) => onChange({ search: text }));
-  const [birthdayFrom, setBirthdayFrom] = useDateInput(view.birthdayFrom);
-  const [birthdayTo, setBirthdayTo] = useDateInput(view.birthdayTo);
+  // A birthday is taken once it is a date from 1900 to today, at once (as the calendar picker did); what is
+  // refused is marked and never sent: the list stays as it was.
+  const birthday = (name: 'birthdayFrom' | 'birthdayTo') => ({
+    value: view[name],
+    onChange: (value: string, valid: boolean) => {
+      if (valid) onChange({ [name]: value });
+    },
+    min: EARLIEST_BIRTHDAY,
+    max: localToday(),
+  });
+  const from = useDateText(birthday('birthdayFrom'));
+  const to = useDateText(birthday('birthdayTo'));
   const rangeProblem = birthdayRangeProblem(view);
-  const filtered = Boolean(view.search || view.birthdayFrom || view.birthdayTo || view.planStatus);
+  const filtered = Boolean(view.search || view.birthdayFrom || view.birthdayTo || view.planStatus || from.problem || to.problem);
 
   return (
     <form className="mp-list-filters" role="search" aria-label={t('filters.label')} onSubmit={(event) => event.preventDefault()}>
@@ -83,32 +82,20 @@ export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
           aria-keyshortcuts="/"
         />
       </FormGroup>
-      <FormGroup label={t('filters.birthdayFrom')} labelFor={ids.from} intent={rangeProblem ? 'danger' : 'none'}>
-        <input
+      <FormGroup label={t('filters.birthdayFrom')} labelFor={ids.from} intent={from.problem || rangeProblem ? 'danger' : 'none'}>
+        <DateInput
+          date={from}
           id={ids.from}
-          type="date"
-          className={`${Classes.INPUT} mp-date-input`}
-          value={birthdayFrom}
-          onChange={(event) => {
-            setBirthdayFrom(event.currentTarget.value);
-            onChange({ birthdayFrom: event.currentTarget.value });
-          }}
-          aria-invalid={rangeProblem ? true : undefined}
-          aria-describedby={rangeProblem ? ids.rangeError : undefined}
+          invalid={Boolean(from.problem || rangeProblem)}
+          describedBy={from.problem ? ids.fromError : rangeProblem && ids.rangeError}
         />
       </FormGroup>
-      <FormGroup label={t('filters.birthdayTo')} labelFor={ids.to} intent={rangeProblem ? 'danger' : 'none'}>
-        <input
+      <FormGroup label={t('filters.birthdayTo')} labelFor={ids.to} intent={to.problem || rangeProblem ? 'danger' : 'none'}>
+        <DateInput
+          date={to}
           id={ids.to}
-          type="date"
-          className={`${Classes.INPUT} mp-date-input`}
-          value={birthdayTo}
-          onChange={(event) => {
-            setBirthdayTo(event.currentTarget.value);
-            onChange({ birthdayTo: event.currentTarget.value });
-          }}
-          aria-invalid={rangeProblem ? true : undefined}
-          aria-describedby={rangeProblem ? ids.rangeError : undefined}
+          invalid={Boolean(to.problem || rangeProblem)}
+          describedBy={to.problem ? ids.toError : rangeProblem && ids.rangeError}
         />
       </FormGroup>
       <FormGroup label={t('patients:field.planStatus')} labelFor={ids.status}>
@@ -131,11 +118,23 @@ export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
           className="mp-filter-clear"
           onClick={() => {
             setSearch('');
+            from.clear();
+            to.clear();
             onChange({ search: '', birthdayFrom: '', birthdayTo: '', planStatus: '' });
           }}
         >
           {t('filters.clear')}
         </Button>
+      )}
+      {from.problem && (
+        <p id={ids.fromError} role="alert" className="mp-filter-error">
+          {`${t('filters.birthdayFrom')}: ${from.problem}`}
+        </p>
+      )}
+      {to.problem && (
+        <p id={ids.toError} role="alert" className="mp-filter-error">
+          {`${t('filters.birthdayTo')}: ${to.problem}`}
+        </p>
       )}
       {rangeProblem && (
         <p id={ids.rangeError} role="alert" className="mp-filter-error">

@@ -1,6 +1,7 @@
 import type { ListPatientsParams } from '@generated/model/listPatientsParams';
 import { PatientSort } from '@generated/model/patientSort';
 import { PlanStatus } from '@generated/model/planStatus';
+import { isIsoDate } from '@/lib/date-text';
 
 /**
  * What the patient list shows, as it lives in the URL (`/physician/list?search=…&sort=…&page=…`), so that a
@@ -46,15 +47,6 @@ export const PLAN_STATUS_FILTERS: PlanStatus[] = [
   PlanStatus.no_plan_available,
   PlanStatus.issue_reported,
 ];
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar date in YYYY-MM-DD (not 2026-02-30). */
-export function isIsoDate(value: string): boolean {
-  if (!ISO_DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 function wholeNumber(value: string | null, min: number, max: number, fallback: number): number {
   if (value === null || !/^\d{1,7}$/.test(value)) return fallback;

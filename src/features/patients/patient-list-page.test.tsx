@@ -18,6 +18,7 @@ import type { UiLanguage } from '@/lib/i18n';
 import { rememberPatient } from '@/lib/recent-patients';
 import { cleanup, click, getByLabel, getByText, renderRoutes, select, type, waitFor } from '@/testing/render';
 import { layoutHandlers } from '@/testing/layout-handlers';
+import { localToday } from '@/lib/format';
 
 // The whole app at /physician/list: the route's loader, the signed-in frame and the page, against the
 // contract's examples (generated MSW handlers) changed where a case needs it.
@@ -287,8 +288,9 @@ describe('sorting, filters and pages in the URL', () => {
 
     await select(getByLabel<HTMLSelectElement>(container, 'Parameter set status'), 'plan_available');
     await waitFor(() => expect(listRequests.at(-1)?.get('planStatus')).toBe('plan_available'));
-    await type(getByLabel(container, 'Born from'), '1940-01-01');
-    await type(getByLabel(container, 'Born until'), '1960-12-31');
+    // Typed as English writes dates (day first), sent as the contract's.
+    await type(getByLabel(container, 'Born from'), '1/1/1940');
+    await type(getByLabel(container, 'Born until'), '31/12/1960');
     await waitFor(() =>
       expect(Object.fromEntries(listRequests.at(-1)!)).toEqual({
         page: '1',
@@ -303,10 +305,10 @@ describe('sorting, filters and pages in the URL', () => {
 
     // A reversed range: a message, the fields marked, no request.
     const asked = listRequests.length;
-    await type(getByLabel(container, 'Born until'), '1930-01-01');
+    await type(getByLabel(container, 'Born until'), '01/01/1930');
     const alert = await waitFor(() => getByText(container, '[role="alert"]', 'The end of the birthday range lies before its start. Please correct one of the two dates.'));
     expect(getByLabel(container, 'Born until').getAttribute('aria-invalid')).toBe('true');
-    expect(getByLabel(container, 'Born until').getAttribute('aria-describedby')).toBe(alert.id);
+    expect(getByLabel(container, 'Born until').getAttribute('aria-describedby')?.split(' ')[0]).toBe(alert.id);
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
     expect(listRequests).toHaveLength(asked);
   });
@@ -335,6 +337,62 @@ describe('sorting, filters and pages in the URL', () => {
     expect(getByLabel(container, 'Born from').value).toBe('1960-01-01');
     expect(getByLabel(container, 'Born until').value).toBe('1950-01-01');
     await waitFor(() => getByText(container, '[role="alert"]', 'The end of the birthday range lies before its start. Please correct one of the two dates.'));
+  });
+
+  it('refuses a birthday that is no date or outside 1900 to today, visibly and without asking the server', async () => {
+    const { container, router } = await renderList('?birthdayFrom=1950-03-01');
+    await waitFor(() => expect(nameLinks(container)).toHaveLength(5));
+    const from = getByLabel(container, 'Born from');
+    expect(from.value).toBe('01/03/1950');
+    const asked = listRequests.length;
+    const leave = () => act(async () => from.dispatchEvent(new FocusEvent('focusout', { bubbles: true })));
+    const refusal = () => [...container.querySelectorAll('[role="alert"]')].map((alert) => alert.textContent);
+    for (const [typed, reason] of [
+      ['23/04/21960', 'Please enter the date as DD/MM/YYYY, e.g. 23/04/1951'],
+      ['31/02/1951', 'This date does not exist – please check the day and month'],
+      ['31/12/1899', `Please enter a date between 01/01/1900 and ${localToday().split('-').reverse().join('/')}`],
+    ]) {
+      await type(from, typed);
+      await leave();
+      expect(refusal()).toEqual([`Born from: ${reason}`]);
+      expect(from.value).toBe(typed);
+      expect(from.getAttribute('aria-invalid')).toBe('true');
+      expect(document.getElementById(from.getAttribute('aria-describedby')!.split(' ')[0])?.textContent).toBe(`Born from: ${reason}`);
+    }
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(listRequests).toHaveLength(asked);
+    expect(router.state.location.search).toBe('?birthdayFrom=1950-03-01');
+
+    // A date again is taken, and shown in the field's form once left.
+    await type(from, '2.3.1950');
+    await waitFor(() => expect(router.state.location.search).toBe('?birthdayFrom=1950-03-02'));
+    await leave();
+    expect(from.value).toBe('02/03/1950');
+    expect(refusal()).toEqual([]);
+
+    // "Clear filters" empties a refused text too.
+    await type(from, '1.1.19');
+    await leave();
+    await click(getByText(container, 'button', 'Clear filters'));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(from.value).toBe('');
+    expect(refusal()).toEqual([]);
+  });
+
+  it('shows and takes the German form in German, and follows the language when it changes', async () => {
+    const { container, router, i18n } = await renderList('?birthdayFrom=1950-03-01', 'de');
+    const from = getByLabel(container, 'Geboren ab');
+    expect(from.value).toBe('01.03.1950');
+    expect(from.placeholder).toBe('TT.MM.JJJJ');
+    expect(document.getElementById(from.getAttribute('aria-describedby')!)?.textContent).toBe('Datum mit Tag, Monat und Jahr, z. B. 23.04.1951');
+    await type(getByLabel(container, 'Geboren bis'), '23.4.1951');
+    await waitFor(() => expect(router.state.location.search).toBe('?birthdayFrom=1950-03-01&birthdayTo=1951-04-23'));
+    await act(async () => {
+      await i18n.changeLanguage('en');
+    });
+    await waitFor(() => expect(getByLabel(container, 'Born from').value).toBe('01/03/1950'));
+    expect(getByLabel(container, 'Born until').value).toBe('23/04/1951');
+    expect(getByLabel(container, 'Born until').placeholder).toBe('DD/MM/YYYY');
   });
 
   it('pages with previous/next and the numbers, and "Load more" appends the next page', async () => {
@@ -463,13 +521,18 @@ describe('add new patient', () => {
 
     await type(getByLabel(form, 'Name'), 'Greta');
     await type(getByLabel(form, 'Second name'), 'Krause');
-    await type(getByLabel(form, 'Birthday'), '2999-01-01');
+    await type(getByLabel(form, 'Birthday'), '01/01/2999');
     await click(form.querySelector<HTMLInputElement>('input[type="radio"][value="female"]')!);
     await submit(form);
     await waitFor(() => expect(errorsIn(form)).toContain('The birthday cannot be in the future'));
-    await type(getByLabel(form, 'Birthday'), '1899-12-31');
+    await type(getByLabel(form, 'Birthday'), '31/12/1899');
     await submit(form);
     await waitFor(() => expect(errorsIn(form)).toContain('Please enter a birthday from 1900 on'));
+    // A year of five digits (the date picker took 21960) is no date: refused with the form to type.
+    await type(getByLabel(form, 'Birthday'), '23/04/21960');
+    await submit(form);
+    await waitFor(() => expect(errorsIn(form)).toContain('Please enter the date as DD/MM/YYYY, e.g. 23/04/1951'));
+    expect(document.activeElement).toBe(getByLabel(form, 'Birthday'));
     expect(created).toBe(0);
   });
 
