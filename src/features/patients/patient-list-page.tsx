@@ -21,7 +21,7 @@ import {
   writeListView,
   type ListView,
 } from './list-view';
-import { PatientTable } from './patient-table';
+import { focusFirstRow, PatientTable } from './patient-table';
 import './icons';
 import './patients.css';
 import { useRefetchInterval } from '@/lib/realtime';
@@ -140,6 +140,16 @@ export function PatientListPage() {
   useEffect(() => {
     if (pastTheEnd !== null) show({ ...asked.current.view, page: pastTheEnd, more: 0 }, { replace: true });
   }, [pastTheEnd, show]);
+  // ArrowDown in the search: the first row takes the focus once the rows of what was typed are shown (until then
+  // the old rows would), if the focus is still in the search by then.
+  const rowsWanted = useRef(false);
+  const toFirstRow = () => {
+    rowsWanted.current = !settled || view.search !== asked.current.view.search;
+    if (!rowsWanted.current && document.activeElement === searchRef.current) focusFirstRow();
+  };
+  useEffect(() => {
+    if (rowsWanted.current) toFirstRow();
+  });
 
   const actions = (
     <>
@@ -192,6 +202,7 @@ export function PatientListPage() {
           sort={view.sort}
           onSort={(sort) => show(withFilter(view, { sort }))}
           labelledBy={captionId}
+          onUpFromFirstRow={() => searchRef.current?.focus()}
         />
         {meta && meta.total > 0 && (
           <ListPaging
@@ -216,7 +227,7 @@ export function PatientListPage() {
         <div className="mp-page-actions">{actions}</div>
       </div>
       <RecentlyOpened userId={profile.id} />
-      <ListFilters view={view} onChange={onFilter} searchRef={searchRef} />
+      <ListFilters view={view} onChange={onFilter} searchRef={searchRef} onArrowDown={toFirstRow} />
       {content}
       <Suspense>
         {dialog === 'add' && <AddPatientDialog isOpen onClose={() => setDialog(null)} />}
