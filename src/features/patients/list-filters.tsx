@@ -12,8 +12,8 @@ type ListFiltersProps = {
   view: ListView;
   onChange: (change: Partial<Omit<ListView, 'page' | 'more'>>) => void;
   searchRef: RefObject<HTMLInputElement | null>;
-  /** ArrowDown in the search, after what was typed is sent: the list's first row is to take the focus. */
-  onArrowDown: () => void;
+  /** ArrowDown in the search, after what was typed (`search`) is sent: the list's first row is to take the focus. */
+  onArrowDown: (search: string) => void;
 };
 
 /**
@@ -89,7 +89,7 @@ export function ListFilters({ view, onChange, searchRef, onArrowDown }: ListFilt
             if (event.key !== 'ArrowDown') return;
             event.preventDefault();
             sendSearch();
-            onArrowDown();
+            onArrowDown(search);
           }}
           aria-keyshortcuts="/"
         />

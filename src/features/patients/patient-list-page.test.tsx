@@ -434,6 +434,25 @@ describe('keyboard', () => {
     expect(document.activeElement).toBe(nameLinks(container)[0]);
   });
 
+  it('ArrowDown while the list still loads: the focus waits for the search’s rows, past the list’s first answer', async () => {
+    const maria = EXAMPLES.data[3];
+    listAnswer = async (query) => {
+      await new Promise((resolve) => setTimeout(resolve, query.get('search') ? 600 : 300));
+      return query.get('search') ? answerList([maria]) : HttpResponse.json(EXAMPLES);
+    };
+    const { container } = await renderRoutes(createRoutes, { path: '/physician/list', language: 'en' });
+    const search = await waitFor(() => getByLabel(container, 'Search by name'));
+    const focused: string[] = [];
+    container.addEventListener('focusin', (event) => focused.push((event.target as HTMLElement).textContent ?? ''));
+    search.focus();
+    await type(search, maria.secondName);
+    await press(search, 'ArrowDown');
+    // The list's first answer (without the search) arrives first: no row of it takes the focus.
+    await waitFor(() => expect(nameLinks(container)).toHaveLength(1));
+    await waitFor(() => expect(document.activeElement).toBe(nameLinks(container)[0]));
+    expect(focused).toEqual(['', `${maria.secondName}, ${maria.name}`]);
+  }, 10_000);
+
   it('opens the card from a click anywhere on the row', async () => {
     const { container, router } = await renderList();
     await waitFor(() => expect(nameLinks(container)).toHaveLength(5));

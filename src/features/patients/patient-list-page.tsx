@@ -140,15 +140,18 @@ export function PatientListPage() {
   useEffect(() => {
     if (pastTheEnd !== null) show({ ...asked.current.view, page: pastTheEnd, more: 0 }, { replace: true });
   }, [pastTheEnd, show]);
-  // ArrowDown in the search: the first row takes the focus once the rows of what was typed are shown (until then
-  // the old rows would), if the focus is still in the search by then.
-  const rowsWanted = useRef(false);
-  const toFirstRow = () => {
-    rowsWanted.current = !settled || view.search !== asked.current.view.search;
-    if (!rowsWanted.current && document.activeElement === searchRef.current) focusFirstRow();
+  // ArrowDown in the search (what was typed is sent at once): the first row takes the focus once the rows of that
+  // search are shown, not the rows shown before, if the focus is still in the search by then. Compared with the
+  // view of a committed render: the router's update of the URL is a transition, which a render for an answer that
+  // arrives meanwhile may set aside.
+  const rowsWanted = useRef<string | null>(null);
+  const toFirstRow = (search = rowsWanted.current) => {
+    const shown = settled && view.search === search;
+    rowsWanted.current = shown ? null : search;
+    if (shown && document.activeElement === searchRef.current) focusFirstRow();
   };
   useEffect(() => {
-    if (rowsWanted.current) toFirstRow();
+    if (rowsWanted.current !== null) toFirstRow();
   });
 
   const actions = (
