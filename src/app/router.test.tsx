@@ -300,6 +300,47 @@ describe('signed-in areas', () => {
   });
 });
 
+describe('a password that expires while signed in', () => {
+  it('a 403 auth.password_change_required on any call reads the profile again, which sends to /new-password', async () => {
+    signedIn();
+    // The grace of new renewal rules ends while the user works: from then on the server says so.
+    let expired = false;
+    profileAnswers(() => HttpResponse.json(profileWith({ passwordChangeRequired: expired ? 'expired' : null })));
+    server.use(
+      http.get('*/patients', () =>
+        expired
+          ? HttpResponse.json({ status: 'Error', message: 'Please choose a new password first.', code: 'auth.password_change_required' }, { status: 403 })
+          : HttpResponse.json({ status: 'Success', data: [], meta: { page: 1, perPage: 20, total: 0, lastPage: 1 } }),
+      ),
+    );
+    const { container, router, queryClient } = await renderRoutes(createRoutes, { path: '/physician/list' });
+    await waitFor(() => expect(h1(container)).toBe('Patients'));
+    await waitFor(() => expect(container.textContent).toContain('No patients yet'));
+    expect(profileCalls).toBe(1);
+
+    expired = true;
+    // Any call of the page (here the list, asked again) gets the answer.
+    await act(() => queryClient.refetchQueries({ queryKey: ['/patients'], exact: false }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/new-password'));
+    await waitFor(() => expect(h1(container)).toBe('Choose a new password'));
+    expect(container.textContent).toContain('Your password has expired. Please choose a new one before you continue.');
+    // Read again because of the answer (and by the new page, whose test client keeps nothing fresh).
+    expect(profileCalls).toBeGreaterThanOrEqual(2);
+    expect(localStorage.getItem('token')).toBe('demo-token');
+  }, 20_000);
+
+  it('a 403 for want of rights leaves the profile alone', async () => {
+    signedIn();
+    profileAnswers(getGetProfileResponseMock());
+    server.use(http.get('*/patients', () => HttpResponse.json({ status: 'Error', message: 'No.', code: 'auth.forbidden' }, { status: 403 })));
+    const { container, router } = await renderRoutes(createRoutes, { path: '/physician/list' });
+    await waitFor(() => expect(container.textContent).toContain('No.'));
+    expect(profileCalls).toBe(1);
+    expect(router.state.location.pathname).toBe('/physician/list');
+  });
+});
+
 describe('error routes', () => {
   it.each([
     ['/unauthorized', 'Authorization Required'],

@@ -1,5 +1,6 @@
 import { Alignment, Button, Menu, MenuItem, Navbar, PopoverNext, PopupKind, Tag } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { getGetProfileQueryKey, useUpdateProfile } from '@generated/hooks/profile/profile';
@@ -12,6 +13,7 @@ import { useNotify } from '@/components/notifications';
 import { PageSpinner } from '@/components/page-spinner';
 import { displayName } from '@/components/display-name';
 import { UserAvatar } from '@/features/profile/user-avatar';
+import { setPasswordChangeRequiredHandler } from '@/lib/api-client';
 import type { UiLanguage } from '@/lib/i18n';
 import { IdleLogout } from './idle-logout';
 import { paths } from '@/config/paths';
@@ -158,11 +160,24 @@ function AppNavbar({ profile }: { profile: Profile }) {
 }
 
 /**
- * Frame of the signed-in pages: the route guard (`area` names who may enter), the navbar, the main landmark
- * the pages render into, and the idle logout.
+ * Any call answered 403 `auth.password_change_required` (the password expired while the user worked): the profile
+ * is read again, and its flag sends to /new-password through the route guard, as when it said so from the start.
+ */
+function usePasswordChangeRequired(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    setPasswordChangeRequiredHandler(() => void queryClient.refetchQueries({ queryKey: getGetProfileQueryKey() }));
+    return () => setPasswordChangeRequiredHandler();
+  }, [queryClient]);
+}
+
+/**
+ * Frame of the signed-in pages: the route guard (`area` names who may enter, and any call demanding a new password
+ * sends to /new-password), the navbar, the main landmark the pages render into, and the idle logout.
  */
 export function SignedInLayout({ area }: { area: GateTarget }) {
   const gate = useSessionGate(area);
+  usePasswordChangeRequired();
   if (gate.state === 'redirect') return <Navigate to={gate.to} replace />;
   if (gate.state === 'loading') return <PageSpinner />;
 

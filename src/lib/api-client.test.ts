@@ -8,6 +8,7 @@ import {
   fetchImageAsDataUrl,
   navigation,
   redirectToSignIn,
+  setPasswordChangeRequiredHandler,
   setUnauthorizedHandler,
 } from './api-client';
 import deCommon from '../../locales/de/common.json';
@@ -108,6 +109,7 @@ afterEach(() => {
   delete window.__MACULA_CONFIG__;
   window.history.replaceState(null, '', '/');
   setUnauthorizedHandler();
+  setPasswordChangeRequiredHandler();
   vi.unstubAllEnvs();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
@@ -342,6 +344,53 @@ describe('401', () => {
     window.history.replaceState(null, '', '/users');
     redirectToSignIn();
     expect(assign).toHaveBeenCalledWith('/sign-in');
+  });
+});
+
+describe('403: a new password first', () => {
+  const passwordChangeRequired = { status: 'Error', message: 'Please choose a new password first.', code: 'auth.password_change_required' };
+
+  it('runs the handler on any call so answered, keeps the token and rejects with the server’s message', async () => {
+    const handler = vi.fn();
+    const unauthorized = vi.fn();
+    setPasswordChangeRequiredHandler(handler);
+    setUnauthorizedHandler(unauthorized);
+    localStorage.setItem('token', 'current');
+    serverResponds(403, passwordChangeRequired);
+
+    const error = await rejectionOf(apiClient({ url: '/patients', method: 'GET' }));
+    await rejectionOf(apiClient({ url: '/clinic/settings', method: 'POST', data: {} }));
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 403, message: 'Please choose a new password first.' });
+    expect(handler).toHaveBeenCalledTimes(2);
+    expect(unauthorized).not.toHaveBeenCalled();
+    expect(localStorage.getItem('token')).toBe('current');
+  });
+
+  it('leaves other refusals alone: another 403 code, the code on another status, a 403 without a body', async () => {
+    const handler = vi.fn();
+    setPasswordChangeRequiredHandler(handler);
+    for (const [status, body] of [
+      [403, { status: 'Error', message: 'You do not have permission to do this.', code: 'auth.forbidden' }],
+      [403, { status: 'Error', message: 'Set up two-factor authentication first.', code: 'auth.two_factor_required' }],
+      [422, passwordChangeRequired],
+      [403, undefined],
+      [403, 'auth.password_change_required'],
+    ] as const) {
+      serverResponds(status, body);
+      await rejectionOf(getProfile());
+    }
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('does nothing without a handler (none set, or unset again)', async () => {
+    const handler = vi.fn();
+    setPasswordChangeRequiredHandler(handler);
+    setPasswordChangeRequiredHandler();
+    serverResponds(403, passwordChangeRequired);
+    await expect(getProfile()).rejects.toMatchObject({ status: 403 });
+    expect(handler).not.toHaveBeenCalled();
   });
 });
 

@@ -84,6 +84,18 @@ export function setUnauthorizedHandler(handler?: UnauthorizedHandler): void {
   onUnauthorized = handler ?? redirectToSignIn;
 }
 
+let onPasswordChangeRequired = (): void => {};
+
+/**
+ * What to do when a call answers 403 `auth.password_change_required`: the user's password expired (or was reset)
+ * while signed in, and nothing but the profile, the password change and the logout answers until a new one is set.
+ * The signed-in frame reads the profile again, whose flag then sends to /new-password (src/app/signed-in-layout.tsx).
+ * Call without an argument to unset it.
+ */
+export function setPasswordChangeRequiredHandler(handler = (): void => {}): void {
+  onPasswordChangeRequired = handler;
+}
+
 function uiLanguage(): 'en' | 'de' {
   // Read i18next's persisted choice instead of importing i18next: the client stays usable before
   // (and without) i18n initialisation, e.g. in tests and the realtime auth call.
@@ -172,6 +184,8 @@ apiInstance.interceptors.response.use(
       if (unauthorized.sessionEnded) clearToken();
       onUnauthorized(unauthorized);
     }
+    const body: unknown = error.response?.data;
+    if (error.response?.status === 403 && isRecord(body) && body.code === 'auth.password_change_required') onPasswordChangeRequired();
     // Spec §8 says other failures reject "with the response body data". We reject with an ApiError
     // that carries that body (`.body`, `.errors`) so callers also get a ready message, an HTTP status,
     // and one error shape for HTTP, envelope and network failures alike.

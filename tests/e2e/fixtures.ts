@@ -12,7 +12,7 @@ import { TEXTS, type Texts } from './texts';
 
 /** The demo seed's clinic and its IT admin (server/seed/demo.ts, README), who invites the journeys' staff. */
 export const DEMO_CLINIC = 'Augenklinik am See';
-const DEMO_ADMIN = { email: 'admin@clinic.example', password: 'Demo-Clinic-2026!' };
+export const DEMO_ADMIN = { email: 'admin@clinic.example', password: 'Demo-Clinic-2026!' };
 
 /** Meets the demo clinic's strength level (standard: 8 characters, a capital, a small letter, a number). */
 const STAFF_PASSWORD = 'Journey-Pass-2026';

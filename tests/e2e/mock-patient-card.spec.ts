@@ -66,14 +66,17 @@ test('a failed session says "Error Detected" and why; no parameter set, and the 
   await expectNoAxeViolations(page);
 });
 
-test('a locked session shows the lock message and who reported what; it offers no report or change', async ({ page, texts }) => {
+test('a locked session shows the lock message and who reported what; it offers no report, change or deletion', async ({ page, texts }) => {
   await openCard(page, 'Wagner');
   const session = sessions(page).first();
   await expect(session.getByText(texts.patientCard.session.locked)).toBeVisible();
   await expect(session).toContainText(texts.patients.planStatus.issue_reported);
   await expect(session.getByRole('button', { name: texts.patientCard.report.label })).toHaveCount(0);
   await expect(session.getByRole('button', { name: texts.patientCard.session.adjustDescription })).toHaveCount(0);
-  await expect(session).toContainText(texts.patientCard.download.unavailableLocked);
+  await expect(session).toContainText(texts.patientCard.session.lockedActions);
+  const remove = session.getByRole('button', { name: texts.patientCard.delete.label });
+  await expect(remove).toBeDisabled();
+  await expect(remove).toHaveAccessibleDescription(texts.patientCard.session.lockedActions);
   await expectNoAxeViolations(page);
 });
 

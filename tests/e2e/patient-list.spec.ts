@@ -240,6 +240,35 @@ test('a slow connection is told while the upload runs, and the upload can be can
   await expect(dialog.getByText(upload.cancelled)).toBeVisible();
 });
 
+test('keyboard only from the search to the card: type a name, ArrowDown to its row, Enter opens the card', async ({ page, staff, texts, playwright }) => {
+  const physician = await staff.create('clinic_physicians');
+  const api = await apiAs(playwright, physician);
+  const tag = uniqueTag();
+  await createPatient(api, { name: 'Dora', secondName: tag, birthday: '1955-05-05', gender: 'female' });
+  await signInToHome(page, texts, physician);
+  const search = page.getByLabel(texts.patientList.filters.search);
+
+  await page.keyboard.press('/');
+  await expect(search).toBeFocused();
+  // ArrowDown at once, without waiting for the typing pause or the rows: the search is sent now, and the focus
+  // moves when its row is shown (not to the row that was first before).
+  await page.keyboard.type(tag);
+  await page.keyboard.press('ArrowDown');
+  const row = nameLinks(page).first();
+  await expect(row).toBeFocused();
+  await expect(row).toHaveText(`${tag}, Dora`);
+  await expect(nameLinks(page)).toHaveCount(1);
+  await expectNoAxeViolations(page);
+  // Up from the first row goes back to the search, down again to the row.
+  await page.keyboard.press('ArrowUp');
+  await expect(search).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(row).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/physician\/patient-card\?patientId=/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Dora ${tag}`);
+});
+
 test('keyboard only: / focuses the search, the arrow keys move through the rows, Enter opens the card', async ({ page, staff, texts, playwright }) => {
   const physician = await staff.create('clinic_physicians');
   const api = await apiAs(playwright, physician);

@@ -1,9 +1,13 @@
 // /admin/security-settings as a clinic IT admin uses it (seed-spec §2, §3): advanced passwords for chosen users
 // (their invite's approval then asks for 12 characters and a special character), a forced password reset that
-// voids the password and e-mails a link to set a new one, and a bad interval refused.
+// voids the password and e-mails a link to set a new one, and a bad interval refused; a renewal that makes the
+// admin's own password overdue is announced before it is saved, and once that password has expired any call takes
+// the admin to /new-password.
+import type { Route } from '@playwright/test';
+import type { SignedInResponse } from '../../generated/model/signedInResponse';
 import { expectNoAxeViolations } from './axe';
 import { withClinicSettings } from './clinic-settings';
-import { expect, test } from './fixtures';
+import { DEMO_ADMIN, expect, test } from './fixtures';
 import { chooseRadio, setCheckbox } from './form-controls';
 import { mailedMessage } from './outbox';
 import { signIn, signInToHome } from './session';
@@ -89,5 +93,80 @@ test('advanced passwords for chosen users, a forced reset, a bad interval refuse
     await nursePage.getByRole('link', { name: texts.auth.goToSignIn }).click();
     await signInToHome(nursePage, texts, { ...nurse, password: 'Renewed-Pass-2027' });
     await nurseContext.close();
+  });
+});
+
+test('a renewal that makes the admin’s own password overdue: warned before saving; once it expired, any call leads to /new-password', async ({
+  page,
+  texts,
+  lang,
+  clinicAdmin,
+}) => {
+  test.setTimeout(60_000);
+  const ss = texts.securitySettings;
+  await withClinicSettings(clinicAdmin, async () => {
+    // The demo IT admin, whose password is months old (server/seed/demo.ts): a new admin's own password is new and
+    // no renewal of 30 days or more makes it overdue. The rules below name this admin alone, and the settings are
+    // put back afterwards; the other journeys' users keep the standard rules without renewal meanwhile. The
+    // account's saved language (English) stays as it is: only this browser shows the project's language.
+    await page.route('**/api/sign-in', async (route) => {
+      const response = await route.fetch();
+      const answer = (await response.json()) as SignedInResponse;
+      if ('profile' in answer.data) answer.data.profile.lang = lang;
+      await route.fulfill({ response, json: answer });
+    });
+    await signInToHome(page, texts, { ...DEMO_ADMIN, role: 'clinic_it_admins' });
+    await page.getByRole('link', { name: texts.common.areas.securitySettings }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ss.title);
+
+    await setCheckbox(page.getByRole('checkbox', { name: ss.password.renewal }), true);
+    await page.getByLabel(ss.interval.renewEvery).fill('1');
+    // Months, as the clinic counts its renewal already: 30 days, the shortest allowed.
+    await expect(page.getByLabel(ss.interval.period).first()).toHaveValue('months');
+    await chooseRadio(page.getByRole('radio', { name: ss.password.several }));
+    await page.getByRole('searchbox', { name: ss.picker.search }).fill('Weber');
+    await setCheckbox(page.getByRole('checkbox', { name: /Jonas Weber/ }), true);
+    await page.getByRole('button', { name: ss.save }).click();
+
+    // Before anything is saved: the admin's own password is among those the rules make overdue, and until when it
+    // still works.
+    const warning = page.getByRole('alertdialog');
+    await expect(warning.getByRole('heading', { name: ss.overdue.title })).toBeVisible();
+    const [before, after] = ss.overdue.textWithYou_one.split('{{date}}');
+    await expect(warning).toContainText(before);
+    await expect(warning).toContainText(after);
+    await expectNoAxeViolations(page);
+    await warning.getByRole('button', { name: ss.overdue.confirm }).click();
+    await expect(page.getByText(texts.api['clinic.settings_updated'])).toBeVisible();
+    // The week's grace: the admin works on.
+    await expect(page).toHaveURL('/admin/security-settings');
+    await expect(page.getByRole('checkbox', { name: ss.password.renewal })).toBeChecked();
+
+    // A week later the password has expired (tests/server/password-renewal.test.ts moves the server's clock; this
+    // browser is told what the server then answers): every call but the profile, the password change and the
+    // logout is refused with 403 auth.password_change_required, and the profile says why.
+    const expired = async (route: Route) => {
+      const path = new URL(route.request().url()).pathname;
+      if (path === '/api/user/profile' && route.request().method() === 'GET') {
+        const response = await route.fetch();
+        const profile = (await response.json()) as { data: Record<string, unknown> };
+        await route.fulfill({ response, json: { ...profile, data: { ...profile.data, passwordChangeRequired: 'expired' } } });
+      } else if (['/api/user/profile', '/api/user/password', '/api/logout'].includes(path)) {
+        await route.continue();
+      } else {
+        await route.fulfill({
+          status: 403,
+          json: { status: 'Error', message: texts.api['auth.password_change_required'], code: 'auth.password_change_required' },
+        });
+      }
+    };
+    await page.route('**/api/**', expired);
+    // A page not opened before (the lists seen already would show from the cache without asking).
+    await page.getByRole('link', { name: texts.common.areas.devices }).click();
+    await expect(page).toHaveURL('/new-password');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.auth.newPassword.title);
+    await expect(page.getByText(texts.auth.newPassword.expired)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.unroute('**/api/**', expired);
   });
 });

@@ -411,11 +411,27 @@ describe('actions on a session', () => {
     expect(button(sessionCards(container)[0], 'Download parameter set').disabled).toBe(true);
   });
 
-  it('asks before deleting a session, and shows the lock message when the server refuses', async () => {
+  it('offers no deletion of a locked session, and says why', async () => {
     sessions = [locked(SESSIONS[0]), SESSIONS[1]];
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    const [lockedCard, open] = sessionCards(container);
+    const refused = button(lockedCard, 'Delete session');
+    expect(refused.disabled).toBe(true);
+    const reason = document.getElementById(refused.getAttribute('aria-describedby') ?? '');
+    expect(text(reason)).toBe('This session is locked after an issue report; it gets no parameter set and can no longer be deleted.');
+    // The note is on screen, and the parameter set's button gives the same reason.
+    expect(lockedCard.contains(reason)).toBe(true);
+    expect(button(lockedCard, 'Download parameter set').getAttribute('aria-describedby')).toBe(reason!.id);
+    expect(button(open, 'Delete session').disabled).toBe(false);
+    expect(button(open, 'Delete session').hasAttribute('aria-describedby')).toBe(false);
+  });
+
+  it('asks before deleting a session, and shows the lock message when the server refuses (locked meanwhile)', async () => {
+    // Shown unlocked, but someone reported an issue since: the server answers 423 with the lock message.
     server.use(
       http.delete('*/treatments/:id', () =>
-        failure(409, 'This session has been locked because the issue was reported.', 'treatment.locked'),
+        failure(423, 'This session has been locked because the issue was reported.', 'treatment.locked'),
       ),
     );
     const { container } = await renderCard();

@@ -243,7 +243,7 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
   };
   const hasParameterSet = session.planStatus === PlanStatus.plan_available;
   const noParameterSetReason = session.locked
-    ? t('download.unavailableLocked')
+    ? t('session.lockedActions')
     : session.error
       ? t('download.unavailableError')
       : processing
@@ -369,7 +369,15 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
             </Button>
           </>
         )}
-        <Button icon="trash" intent="danger" variant="outlined" onClick={() => setDialog('delete')}>
+        {/* A locked session keeps its issue report: its deletion is refused (423), and the note below says why. */}
+        <Button
+          icon="trash"
+          intent="danger"
+          variant="outlined"
+          disabled={session.locked}
+          onClick={() => setDialog('delete')}
+          aria-describedby={session.locked ? noParameterSetId : undefined}
+        >
           {t('delete.label')}
         </Button>
         {!hasParameterSet && (

@@ -1,5 +1,5 @@
 import { Button, FormGroup, InputGroup } from '@blueprintjs/core';
-import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { birthdayRangeProblem, PLAN_STATUS_FILTERS, type ListView } from './list-view';
 import { DateInput, useDateText } from '@/components/date-input';
@@ -15,11 +15,13 @@ type ListFiltersProps = {
   view: ListView;
   onChange: (change: Partial<Omit<ListView, 'page' | 'more'>>) => void;
   searchRef: RefObject<HTMLInputElement | null>;
+  /** ArrowDown in the search, after what was typed (`search`) is sent: the list's first row is to take the focus. */
+  onArrowDown: (search: string) => void;
 };
 
 /**
- * The search as typed, sent on a pause unless a link was followed meanwhile; it follows the URL when that changes
- * (back button, a link).
+ * The search as typed, sent on a pause unless a link was followed meanwhile, or at once by the third value (ArrowDown
+ * to the rows does not wait for the pause); it follows the URL when that changes (back button, a link).
  */
 function useSearchInput(search: string, onSearch: (search: string) => void) {
   const [text, setText] = useState(search);
@@ -35,23 +37,26 @@ function useSearchInput(search: string, onSearch: (search: string) => void) {
       setText(search);
     }
   }, [search]);
+  const sendNow = useCallback(() => {
+    if (text === sent.current) return;
+    sent.current = text;
+    send.current(text);
+  }, [text]);
   useEffect(() => {
     if (text === sent.current) return undefined;
     const typedOn = window.location.pathname;
     const timer = window.setTimeout(() => {
-      if (leaving(typedOn)) return;
-      sent.current = text;
-      send.current(text);
+      if (!leaving(typedOn)) sendNow();
     }, SEARCH_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [text, leaving]);
-  return [text, setText] as const;
+  }, [text, leaving, sendNow]);
+  return [text, setText, sendNow] as const;
 }
 
-export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
+export function ListFilters({ view, onChange, searchRef, onArrowDown }: ListFiltersProps) {
   const { t } = useTranslation(['patientList', 'patients']);
   const ids = { search: useId(), from: useId(), to: useId(), status: useId(), rangeError: useId(), fromError: useId(), toError: useId() };
-  const [search, setSearch] = useSearchInput(view.search, (text) => onChange({ search: text }));
+  const [search, setSearch, sendSearch] = useSearchInput(view.search, (text) => onChange({ search: text }));
   // A birthday is taken once it is a date from 1900 to today, at once (as the calendar picker did); what is
   // refused is marked and never sent: the list stays as it was.
   const birthday = (name: 'birthdayFrom' | 'birthdayTo') => ({
@@ -79,6 +84,12 @@ export function ListFilters({ view, onChange, searchRef }: ListFiltersProps) {
           maxLength={100}
           placeholder={t('filters.searchPlaceholder')}
           onValueChange={setSearch}
+          onKeyDown={(event) => {
+            if (event.key !== 'ArrowDown') return;
+            event.preventDefault();
+            sendSearch();
+            onArrowDown(search);
+          }}
           aria-keyshortcuts="/"
         />
       </FormGroup>

@@ -461,6 +461,56 @@ describe('keyboard', () => {
     expect(router.state.location.pathname).toBe('/physician/patient-card');
   });
 
+  it('ArrowDown in the search sends what was typed at once and moves to the first row once its rows are shown; ArrowUp goes back', async () => {
+    const maria = EXAMPLES.data[3];
+    // The search's rows come a moment later than the list's: ArrowDown must not land on the old first row.
+    listAnswer = async (query) => {
+      if (!query.get('search')) return HttpResponse.json(EXAMPLES);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return answerList([maria]);
+    };
+    const { container, router } = await renderList();
+    await waitFor(() => expect(nameLinks(container)).toHaveLength(5));
+    const search = getByLabel(container, 'Search by name');
+    search.focus();
+    await type(search, maria.secondName);
+    await press(search, 'ArrowDown');
+    // Sent without the typing pause.
+    expect(listRequests.at(-1)?.get('search')).toBe(maria.secondName);
+    expect(document.activeElement).toBe(search);
+    await waitFor(() => expect(nameLinks(container)).toHaveLength(1));
+    await waitFor(() => expect(document.activeElement).toBe(nameLinks(container)[0]));
+    expect(router.state.location.search).toBe(`?search=${maria.secondName}`);
+    // Only one request for the search: the pause that follows sends nothing again.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 400)));
+    expect(listRequests.filter((query) => query.get('search'))).toHaveLength(1);
+
+    await press(nameLinks(container)[0], 'ArrowUp');
+    expect(document.activeElement).toBe(search);
+    // With the rows of the search already shown, the focus moves at once.
+    await press(search, 'ArrowDown');
+    expect(document.activeElement).toBe(nameLinks(container)[0]);
+  });
+
+  it('ArrowDown while the list still loads: the focus waits for the search’s rows, past the list’s first answer', async () => {
+    const maria = EXAMPLES.data[3];
+    listAnswer = async (query) => {
+      await new Promise((resolve) => setTimeout(resolve, query.get('search') ? 600 : 300));
+      return query.get('search') ? answerList([maria]) : HttpResponse.json(EXAMPLES);
+    };
+    const { container } = await renderRoutes(createRoutes, { path: '/physician/list', language: 'en' });
+    const search = await waitFor(() => getByLabel(container, 'Search by name'));
+    const focused: string[] = [];
+    container.addEventListener('focusin', (event) => focused.push((event.target as HTMLElement).textContent ?? ''));
+    search.focus();
+    await type(search, maria.secondName);
+    await press(search, 'ArrowDown');
+    // The list's first answer (without the search) arrives first: no row of it takes the focus.
+    await waitFor(() => expect(nameLinks(container)).toHaveLength(1));
+    await waitFor(() => expect(document.activeElement).toBe(nameLinks(container)[0]));
+    expect(focused).toEqual(['', `${maria.secondName}, ${maria.name}`]);
+  }, 10_000);
+
   it('opens the card from a click anywhere on the row', async () => {
     const { container, router } = await renderList();
     await waitFor(() => expect(nameLinks(container)).toHaveLength(5));

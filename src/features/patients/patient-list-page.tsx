@@ -21,7 +21,7 @@ import {
   writeListView,
   type ListView,
 } from './list-view';
-import { PatientTable } from './patient-table';
+import { focusFirstRow, PatientTable } from './patient-table';
 import './icons';
 import './patients.css';
 import { useRefetchInterval } from '@/lib/realtime';
@@ -140,6 +140,19 @@ export function PatientListPage() {
   useEffect(() => {
     if (pastTheEnd !== null) show({ ...asked.current.view, page: pastTheEnd, more: 0 }, { replace: true });
   }, [pastTheEnd, show]);
+  // ArrowDown in the search (what was typed is sent at once): the first row takes the focus once the rows of that
+  // search are shown, not the rows shown before, if the focus is still in the search by then. Compared with the
+  // view of a committed render: the router's update of the URL is a transition, which a render for an answer that
+  // arrives meanwhile may set aside.
+  const rowsWanted = useRef<string | null>(null);
+  const toFirstRow = (search = rowsWanted.current) => {
+    const shown = settled && view.search === search;
+    rowsWanted.current = shown ? null : search;
+    if (shown && document.activeElement === searchRef.current) focusFirstRow();
+  };
+  useEffect(() => {
+    if (rowsWanted.current !== null) toFirstRow();
+  });
 
   const actions = (
     <>
@@ -192,6 +205,7 @@ export function PatientListPage() {
           sort={view.sort}
           onSort={(sort) => show(withFilter(view, { sort }))}
           labelledBy={captionId}
+          onUpFromFirstRow={() => searchRef.current?.focus()}
         />
         {meta && meta.total > 0 && (
           <ListPaging
@@ -216,7 +230,7 @@ export function PatientListPage() {
         <div className="mp-page-actions">{actions}</div>
       </div>
       <RecentlyOpened userId={profile.id} />
-      <ListFilters view={view} onChange={onFilter} searchRef={searchRef} />
+      <ListFilters view={view} onChange={onFilter} searchRef={searchRef} onArrowDown={toFirstRow} />
       {content}
       <Suspense>
         {dialog === 'add' && <AddPatientDialog isOpen onClose={() => setDialog(null)} />}

@@ -30,22 +30,26 @@ function ColumnHeader({ column, label, sort, onSort, className }: ColumnHeaderPr
 const rowLinks = (table: HTMLElement | null) =>
   Array.from(table?.querySelectorAll<HTMLAnchorElement>('a[data-patient-link]') ?? []);
 
+/** The first row's link takes the focus (ArrowDown in the list's search), when there are rows. */
+export const focusFirstRow = () => rowLinks(document.body)[0]?.focus();
+
 /**
- * Up and down move the focus from row to row (Home and End to the first and last); Enter opens the focused
- * patient's card, as any link does.
+ * Up and down move the focus from row to row (Home and End to the first and last), up from the first row to
+ * `onUpFromFirstRow` (the search); Enter opens the focused patient's card, as any link does.
  */
-function moveBetweenRows(event: KeyboardEvent<HTMLTableSectionElement>) {
+function moveBetweenRows(event: KeyboardEvent<HTMLTableSectionElement>, onUpFromFirstRow: () => void) {
   const links = rowLinks(event.currentTarget);
   const index = links.indexOf(document.activeElement as HTMLAnchorElement);
   const target = {
     ArrowDown: Math.min(index + 1, links.length - 1),
-    ArrowUp: Math.max(index - 1, 0),
+    ArrowUp: index - 1,
     Home: 0,
     End: links.length - 1,
   }[event.key];
   if (target === undefined || index === -1) return;
   event.preventDefault();
-  links[target]?.focus();
+  if (target < 0) onUpFromFirstRow();
+  else links[target]?.focus();
 }
 
 type PatientTableProps = {
@@ -57,9 +61,11 @@ type PatientTableProps = {
   onSort: (sort: PatientSort) => void;
   /** Id of the caption that names the table. */
   labelledBy: string;
+  /** ArrowUp on the first row: the focus goes back above the table (to the search). */
+  onUpFromFirstRow: () => void;
 };
 
-export function PatientTable({ patients, loading, refreshing = false, sort, onSort, labelledBy }: PatientTableProps) {
+export function PatientTable({ patients, loading, refreshing = false, sort, onSort, labelledBy, onUpFromFirstRow }: PatientTableProps) {
   const { t, i18n } = useTranslation(['patients', 'patientList']);
   const navigate = useNavigate();
 
@@ -89,7 +95,7 @@ export function PatientTable({ patients, loading, refreshing = false, sort, onSo
             />
           </tr>
         </thead>
-        <tbody onKeyDown={moveBetweenRows}>
+        <tbody onKeyDown={(event) => moveBetweenRows(event, onUpFromFirstRow)}>
           {loading
             ? Array.from({ length: SKELETON_ROWS }, (_, row) => (
                 <tr key={row} aria-hidden="true">
