@@ -87,7 +87,7 @@ test('the patient’s name, birthday and eye on every step of the wizard and whe
   await signOff.getByRole('button', { name: p.signOff.submit }).click();
 
   // The parameter set: the same line.
-  await expect(page.getByRole('heading', { name: p.steps[5] })).toBeVisible();
+  await expect(page.getByRole('heading', { name: p.steps[5], exact: true })).toBeVisible();
   await expectPatientLine(page, texts, lang, patientName);
 });
 
@@ -190,7 +190,7 @@ test('a nurse changes the laser power and the duty cycle while the physician is 
   // A fresh confirmation signs the plan as it is now.
   await setCheckbox(tick, true);
   await signOff.getByRole('button', { name: p.signOff.submit }).click();
-  await expect(page.getByRole('heading', { name: p.steps[5] })).toBeVisible();
+  await expect(page.getByRole('heading', { name: p.steps[5], exact: true })).toBeVisible();
   const signed = ((await (await api.get(`/api/treatments/${treatment.id}`)).json()) as { data: Treatment }).data;
   expect(signed.laserDose).toBe(after);
   expect(signed.dutyCyclePercent).toBe(dutyAfter);
