@@ -19,6 +19,7 @@ import * as adminListVersions from './migrations/0016-admin-list-versions';
 import * as deviceSync from './migrations/0017-device-sync';
 import * as transferOrder from './migrations/0018-transfer-order';
 import * as nameOrder from './migrations/0019-name-order';
+import * as nameSortColumns from './migrations/0020-name-sort-columns';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017-device-sync': deviceSync,
   '0018-transfer-order': transferOrder,
   '0019-name-order': nameOrder,
+  '0020-name-sort-columns': nameSortColumns,
 };
 
 /** Where the migrations run: the kind of database and, for tests on PostgreSQL, the schema of their own. */
