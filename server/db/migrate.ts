@@ -20,6 +20,7 @@ import * as deviceSync from './migrations/0017-device-sync';
 import * as transferOrder from './migrations/0018-transfer-order';
 import * as nameOrder from './migrations/0019-name-order';
 import * as nameSortColumns from './migrations/0020-name-sort-columns';
+import * as accessLogStatementHead from './migrations/0021-access-log-statement-head';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018-transfer-order': transferOrder,
   '0019-name-order': nameOrder,
   '0020-name-sort-columns': nameSortColumns,
+  '0021-access-log-statement-head': accessLogStatementHead,
 };
 
 /** Where the migrations run: the kind of database and, for tests on PostgreSQL, the schema of their own. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAuditEntries } from '../../server/repositories/access-log';
 import { verifyAuditChain } from '../../server/services/audit-chain';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
@@ -81,6 +82,35 @@ describe('the access log chain', () => {
     await expect(sql`delete from audit_log_head`.execute(server.db)).rejects.toThrow(/append-only/);
     // Whatever an insert supplies for the chain is replaced by the trigger's.
     await sql`insert into audit_log (action, outcome, seq, prev_hash, hash) values ('probe', 'success', 1, 'x', 'y')`.execute(server.db);
+    expect(await verifyAuditChain(server.db)).toMatchObject({ ok: true });
+  });
+
+  it('moves its head once per statement, and a failed statement leaves no trace in it (migration 0021)', async () => {
+    const head = async () => {
+      const row = (await sql<{ seq: string; hash: string }>`select seq::text as seq, hash from audit_log_head`.execute(server.db)).rows[0]!;
+      const newest = (await entries()).at(-1)!;
+      return { ...row, newest: newest.seq };
+    };
+    const probe = (action: string | null) => ({
+      clinic_id: null, actor_id: null, actor_role: null, action, outcome: 'success', target_type: null, target_id: null, ip: null, detail: {}, patient_ids: [],
+    });
+    const before = await head();
+    await insertAuditEntries(server.db, [probe('probe.many'), probe('probe.many'), probe('probe.many')]);
+    const after = await head();
+    expect(Number(after.seq)).toBe(Number(before.seq) + 3);
+    expect(after.seq).toBe(after.newest);
+    // The second entry fails (no action) after the first has passed the chain on: rolled back to the savepoint,
+    // the next statement extends the chain from the head the database holds.
+    await server.db.transaction().execute(async (trx) => {
+      await sql`savepoint probe`.execute(trx);
+      await expect(insertAuditEntries(trx, [probe('probe.failed'), probe(null)])).rejects.toThrow();
+      await sql`rollback to savepoint probe`.execute(trx);
+      await insertAuditEntries(trx, [probe('probe.after')]);
+    });
+    const last = await head();
+    expect(Number(last.seq)).toBe(Number(after.seq) + 1);
+    expect(last.seq).toBe(last.newest);
+    expect((await entries()).filter((row) => row.action === 'probe.failed')).toEqual([]);
     expect(await verifyAuditChain(server.db)).toMatchObject({ ok: true });
   });
 
