@@ -5,7 +5,7 @@ import type { ErrorEnvelopeMessage } from './errorEnvelopeMessage';
 import type { ErrorEnvelopeErrors } from './errorEnvelopeErrors';
 
 /**
- * Error envelope. Clients show the nested message when `message` is an object, else `message`, else "An error occurred" (seed-spec §8). `code` is a stable machine-readable reason.
+ * Error envelope. Clients show the nested message when `message` is an object, else `message`, else "An error occurred" (as a fallback). `code` is a stable machine-readable reason.
  */
 export interface ErrorEnvelope {
   status: 'Error';

@@ -3,7 +3,7 @@
  */
 
 /**
- * Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (seed-spec §1).
+ * Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (as the customer's specification says).
  */
 export type Role = typeof Role[keyof typeof Role];
 

@@ -3,7 +3,7 @@
  */
 
 /**
- * Singular role spellings used by the login hints (seed-spec §3): clinic_physician = clinic_physicians, nurse = clinic_nurses, clinic_it_admin = clinic_it_admins. Accepted wherever a role filter is taken; answers always use the canonical `Role` spelling.
+ * Singular role spellings used by the customer's login hints: clinic_physician = clinic_physicians, nurse = clinic_nurses, clinic_it_admin = clinic_it_admins. Accepted wherever a role filter is taken; answers always use the canonical `Role` spelling.
  */
 export type RoleAlias = typeof RoleAlias[keyof typeof RoleAlias];
 

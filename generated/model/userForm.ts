@@ -7,7 +7,7 @@ import type { UserFormRemoveAvatar } from './userFormRemoveAvatar';
 import type { UserFormDraft } from './userFormDraft';
 
 /**
- * Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (seed-spec §3). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite. A field the form does not know is refused (422), as in JSON bodies.
+ * Multipart form to add or edit a staff user: files as files, booleans as 1 or 0, the rest as text (as its client sends it). `draft` 1 saves without inviting (creation_in_progress); 0 sends the invite. A field the form does not know is refused (422), as in JSON bodies.
  */
 export interface UserForm {
   /**

@@ -1,4 +1,4 @@
-// Devices as clients of the API (issue 29; product.md §9; docs/deployment.md, "Connecting the lasers").
+// Devices as clients of the API (issue 29; docs/architecture.md and docs/deployment.md, "Connecting the lasers").
 // An IT admin adds a device and is shown a one-time enrolment code (15 minutes, one exchange); the device's
 // sync app exchanges it for a credential of its own (never a user's), kept as a SHA-256 hash and revocable.
 // The sync app then reports itself by heartbeat: Online from a heartbeat on, Offline after a documented

@@ -1,7 +1,7 @@
 // A changed e-mail address counts only once its owner confirms it from the new mailbox (issue 27, defect 1):
 // otherwise a few minutes at an unlocked clinic PC, or an IT admin, could move an account's password resets to
 // an address of their choosing. The request mails a link (kind "email", valid a day) to the new address and a
-// notice to the old one; the confirmation changes the address, signs the account out everywhere (seed-spec §5),
+// notice to the old one; the confirmation changes the address, signs the account out everywhere (as any e-mail change),
 // revokes its open reset links and tells the old address again.
 import type { EmailConfirmationInfoData } from '../../generated/model/emailConfirmationInfoData';
 import type { Origin } from '../actor';

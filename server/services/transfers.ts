@@ -1,4 +1,4 @@
-// Signed plans to the laser (issue 29; product.md §9): packing queues the parameter set for the session's
+// Signed plans to the laser (issue 29; docs/architecture.md): packing queues the parameter set for the session's
 // treating device when its sync app is enrolled; the device lists what waits for it, fetches the file (checked
 // against its SHA-256 as a person's download is), confirms receipt with the bytes' SHA-256, and reports the
 // delivery (the spots fired, with their powers) or the failure. Receipts and reports are idempotent, so a sync

@@ -22,7 +22,7 @@ import { treatmentFolder } from './treatments';
 // eslint-disable-next-line no-control-regex
 const TEXT_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-/** The lock message of seed-spec §4: a reported session takes no change, whatever it is. */
+/** The lock message ('…locked because the issue was reported'): a reported session takes no change, whatever it is. */
 export const sessionLocked = () => new HttpError(423, 'treatment.locked', 'treatment.locked');
 
 /** The session row, locked for the rest of the transaction; 404 outside the actor's clinic or active patients. */

@@ -32,7 +32,7 @@ import { requestEmailChange } from './email-change';
 import { expireInvites, issueInvite } from './invites';
 import { endUserSessions } from '../repositories/sessions';
 
-/** Singular spellings of the login hints → canonical roles (seed-spec §3). */
+/** Singular spellings of the login hints → canonical roles (the customer's role list). */
 export const ROLE_ALIASES: Record<string, Role> = {
   clinic_physician: 'clinic_physicians',
   nurse: 'clinic_nurses',

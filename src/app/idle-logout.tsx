@@ -63,7 +63,7 @@ function useIdlePhase(idleMs: number): { phase: IdlePhase; stayActive: () => voi
 }
 
 /**
- * Idle logout (issue 4, product.md §4): after the clinic's interval without activity the user is signed out,
+ * Idle logout (issue 4, docs/security.md): after the clinic's interval without activity the user is signed out,
  * with a warning shortly before that offers to stay.
  */
 export function IdleLogout({ idleSeconds }: { idleSeconds: number }) {

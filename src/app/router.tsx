@@ -29,12 +29,12 @@ function page<M>(
   };
 }
 
-// The auth pages show the legal links (seed-spec §2) under their form.
+// The auth pages show the legal and info links under their form.
 const AUTH_NAMESPACES: Namespace[] = ['auth', 'legal'];
 // The signed-in layout: the legal links in its footer, the avatar of the profile feature in its menu.
 const SIGNED_IN_NAMESPACES: Namespace[] = ['legal', 'profile', 'notifications'];
 
-// The legal and info pages of seed-spec §2: one page component, one Markdown document per path.
+// The six public legal and info pages: one page component, one Markdown document per path.
 const legalRoutes: RouteObject[] = Object.values(paths.legal).map(({ path }) => ({
   path,
   lazy: page(
@@ -47,7 +47,7 @@ const legalRoutes: RouteObject[] = Object.values(paths.legal).map(({ path }) => 
   ),
 }));
 
-/** The staff lists and the user form of /admin (seed-spec §2): one page per list, one form in two modes. */
+/** The staff lists and the user form of /admin (IT admins only): one page per list, one form in two modes. */
 const staffRoutes: RouteObject[] = [
   ...(
     [

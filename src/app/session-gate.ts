@@ -16,7 +16,7 @@ export type SessionGate =
 export type GateTarget = 'hub' | 'any' | Area;
 
 /**
- * Who may see a signed-in page (seed-spec §2, §6): no token or no profile → /sign-in; the hub → the home
+ * Who may see a signed-in page (roles per area, lib/roles.ts): no token or no profile → /sign-in; the hub → the home
  * of the user's role; an area → the page, or /forbidden for another role. A required password change
  * (forced or expired) sends to /new-password first, a required second factor not set up to /two-factor-setup.
  */
@@ -30,7 +30,7 @@ export function useSessionGate(target: GateTarget): SessionGate {
   if (!profile) {
     return profileQuery.isError ? { state: 'redirect', to: paths.auth.signIn.getHref() } : { state: 'loading' };
   }
-  // The clinic forces a new password, or it expired: nothing else until it is changed (product.md §4).
+  // The clinic forces a new password, or it expired: nothing else until it is changed (docs/security.md, renewal).
   if (profile.passwordChangeRequired) return { state: 'redirect', to: paths.auth.newPassword.getHref() };
   // The clinic requires a second factor for the role and none is set up: that first (issue 27).
   if (profile.twoFactor?.setupRequired) return { state: 'redirect', to: paths.auth.twoFactorSetup.getHref() };

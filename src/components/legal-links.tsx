@@ -9,7 +9,7 @@ const links = Object.values(paths.legal).map(({ path, getHref }) => ({
   href: getHref(),
 }));
 
-/** Links to the six legal and info pages (seed-spec §2); the current page's link is marked as such. */
+/** Links to the six legal and info pages (privacy … about us); the current page's link is marked as such. */
 export function LegalLinks() {
   const { t } = useTranslation('legal');
   return (

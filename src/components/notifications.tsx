@@ -11,7 +11,7 @@ export type Notification = {
   title?: string;
   /** Already translated. */
   message?: string;
-  /** Milliseconds on screen; 0 keeps the notification until it is closed (seed-spec §4). */
+  /** Milliseconds on screen; 0 keeps the notification until it is closed (default 3000 ms). */
   duration?: number;
 };
 

@@ -9,7 +9,7 @@ import {
 /** Longest password the contract accepts. */
 const MAX_PASSWORD_LENGTH = 128;
 
-/** The seed-spec §5 text for the first problem the shared rules report for the new password. */
+/** The validation text (`common:validation.*`) for the first problem the shared rules report for the new password. */
 const passwordMessage = (key: PasswordMessageKey | undefined): ValidationKey | undefined => {
   if (!key) return undefined;
   if (key === 'validation.required') return 'required';

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { en } from '@/lib/i18n';
 
-/** The validation texts of seed-spec §5, shared by every form (`common:validation.*`). */
+/** The forms' validation texts (`common:validation.*`), shared by every form. */
 export type ValidationKey = keyof (typeof en)['common']['validation'];
 
 const isValidationKey = (message: string): message is ValidationKey => Object.hasOwn(en.common.validation, message);

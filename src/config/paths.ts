@@ -1,5 +1,5 @@
 /**
- * Every route of seed-spec §2, with its path pattern (for the router) and an href builder (for links and
+ * Every route of the customer's screen list, with its path pattern (for the router) and an href builder (for links and
  * redirects). Routes arrive issue by issue; their paths are fixed here so that no screen spells a path.
  * Identifiers go into the query string because the specification names the screens without them
  * (e.g. /physician/patient-card).
@@ -11,7 +11,7 @@ const withQuery = (path: string, params: Record<string, string | number | undefi
   return search ? `${path}?${search}` : path;
 };
 
-/** The legal and info documents (seed-spec §2), named as their paths. */
+/** The six legal and info documents (public pages), named as their paths. */
 export const LEGAL_DOCUMENTS = [
   'privacy-policy',
   'terms-and-conditions',
@@ -79,7 +79,7 @@ export const paths = {
     patientListArchived: { path: '/admin/patient-list/archived', getHref: () => '/admin/patient-list/archived' },
     securitySettings: { path: '/admin/security-settings', getHref: () => '/admin/security-settings' },
     devices: { path: '/admin/devices', getHref: () => '/admin/devices' },
-    /** The billing tab the user screens mention (seed-spec §2); an addition of ours. */
+    /** The billing tab the user screens mention (no route given); an addition of ours. */
     billing: { path: '/admin/billing', getHref: () => '/admin/billing' },
     /** The access log (issue 27), of the clinic or, with a patient, that patient's access history. */
     accessLog: { path: '/admin/access-log', getHref: (patientId?: string) => withQuery('/admin/access-log', { patientId }) },
@@ -95,7 +95,7 @@ export const paths = {
       path: '/physician/patient-card',
       getHref: (patientId: string) => withQuery('/physician/patient-card', { patientId }),
     },
-    /** Session planning wizard, steps 0–5 (seed-spec §4); the specification names no path, this is ours. */
+    /** Session planning wizard, steps 0–5 (docs/planning-model.md); the specification names no path, this is ours. */
     planning: {
       path: '/physician/planning',
       getHref: (treatmentId: string, step?: number) => withQuery('/physician/planning', { treatmentId, step }),

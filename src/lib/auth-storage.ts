@@ -1,4 +1,4 @@
-/** Storage key of the bearer token (seed-spec §3). */
+/** Storage key of the bearer token (the name the customer's specification gives it). */
 export const TOKEN_KEY = 'token';
 
 export type StorageArea = 'localStorage' | 'sessionStorage';

@@ -3,7 +3,7 @@ import { ApiError } from '@/lib/api-client';
 /**
  * The server's message of a failed file download. A call made for a Blob (responseType 'blob') gets its error
  * envelope as a Blob too, which the api client cannot read synchronously, so its ApiError says only "An error
- * occurred"; this reads the envelope (nested message, else message, as seed-spec §8 says). Undefined when
+ * occurred"; this reads the envelope (nested message, else message, as `ErrorEnvelope` says). Undefined when
  * the failure carries no envelope.
  */
 export async function blobFailureMessage(error: unknown): Promise<string | undefined> {

@@ -10,7 +10,7 @@ export const LANGUAGES = ['en', 'de'] as const;
 export type UiLanguage = (typeof LANGUAGES)[number];
 export const FALLBACK_LANGUAGE: UiLanguage = 'en';
 
-/** Keys of the client storage (seed-spec §3): i18next's UI language, and the user's explicit choice. */
+/** Keys of the client storage (the customer's names): i18next's UI language, and the user's explicit choice. */
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const PREFERENCE_STORAGE_KEY = 'savedPreference';
 

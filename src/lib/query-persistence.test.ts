@@ -18,7 +18,7 @@ async function saveCache(): Promise<void> {
   queryClient.setQueryData(['patients'], ['Erika Mustermann']);
   await queryClient.prefetchQuery({ queryKey: ['avatar'], queryFn: () => 'data:image/png;base64,AAAA', meta: { persist: false } });
   await persistQueryClientSave({ queryClient, ...options });
-  // The persister throttles its writes (seed-spec §9: 1000 ms).
+  // The persister throttles its writes (at most one per 1000 ms).
   await new Promise((resolve) => setTimeout(resolve, 1100));
 }
 

@@ -6,7 +6,7 @@ import { readStorage, removeStorage, tokenArea, writeStorage } from './auth-stor
 declare module '@tanstack/react-query' {
   interface Register {
     queryMeta: {
-      /** false keeps a query out of browser storage (images, one-time links): seed-spec §9 "non-persistent". */
+      /** false keeps a query out of browser storage (images, one-time links): a "non-persistent" query. */
       persist?: boolean;
       /** false keeps a query from refetching when realtime announces a change (src/app/realtime-invalidation.ts). */
       realtime?: boolean;

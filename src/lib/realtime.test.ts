@@ -26,7 +26,7 @@ describe('connectRealtime', () => {
   afterEach(() => vi.restoreAllMocks());
   const options = { settings: OWN, apiBaseUrl: '/api', channels: [], authorize: async () => ({ auth: '' }), onEvent: () => {} };
 
-  it('connects only with a token, and logs (never throws) what stops it (seed-spec §8)', () => {
+  it('connects only with a token, and logs (never throws) what stops it: no token, bad token, bad settings', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     connectRealtime({ ...options, token: null })();
     connectRealtime({ ...options, token: 'short' })();

@@ -1,9 +1,9 @@
 /**
- * The realtime client (Pusher protocol, seed-spec §4 and §7): the only place that knows pusher-js. It
+ * The realtime client (Pusher protocol, docs/architecture.md): the only place that knows pusher-js. It
  * connects only with a token, to the server's own endpoint beside the API or to the service the settings
  * name (hosted Pusher, soketi), authorises private channels through `/broadcasting/auth` (the generated
  * client, with the token), and reports every event and its connection state (connecting, connected,
- * disconnected). Its errors are logged, never shown (seed-spec §8): realtime only saves a refetch.
+ * disconnected). Its errors are logged, never shown (by design): realtime only saves a refetch.
  * pusher-js is loaded when the first connection is made, so the sign-in page does not carry it.
  */
 import { useSyncExternalStore } from 'react';
@@ -12,7 +12,7 @@ import { setRealtimeSocketSource } from './api-client';
 
 export type RealtimeState = 'connecting' | 'connected' | 'disconnected';
 
-/** The realtime errors of seed-spec §8, as they are logged. */
+/** The realtime errors the client can meet, as they are logged. */
 export type RealtimeError = 'invalid configuration' | 'missing token' | 'initialization failed' | 'invalid token format';
 
 export interface RealtimeOptions {

@@ -1,10 +1,10 @@
 import { Role } from '@generated/model/role';
 import { paths } from '@/config/paths';
 
-/** The signed-in areas of seed-spec §2 and the roles allowed in each (§6). */
+/** The signed-in areas (/admin, /physician) and the roles allowed in each. */
 export type Area = 'admin' | 'physician';
 
-// The login hints of the specification also spell roles in the singular (seed-spec §3).
+// The login hints of the specification also spell roles in the singular (e.g. nurse).
 const ALIASES: Readonly<Record<string, Role>> = {
   clinic_it_admin: Role.clinic_it_admins,
   clinic_physician: Role.clinic_physicians,

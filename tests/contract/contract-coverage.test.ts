@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract, operationsOf } from './contract-loader';
 
-// The call table of seed-spec §7, as written there (the contract serves it under /api).
+// The customer's call table, as its specification writes it (the contract serves it under /api).
 const SPEC_CALLS = [
   'GET /user-invites',
   'POST /accept-invite',
@@ -48,7 +48,7 @@ const operations = operationsOf(contract);
 const key = (op: { method: string; path: string }) => `${op.method} ${op.path}`;
 
 describe('the contract covers the specification', () => {
-  it('lists the 36 calls of seed-spec §7', () => {
+  it('lists the 36 calls of the customer\'s call table', () => {
     expect(SPEC_CALLS).toHaveLength(36);
     expect(new Set(SPEC_CALLS).size).toBe(36);
   });

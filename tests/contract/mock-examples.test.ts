@@ -68,7 +68,7 @@ describe('the patient list example, followed through the mock', () => {
     expect(all.some((session) => session.modified)).toBe(true);
     expect(full.find((session) => session.error)?.error.message).toBeTruthy();
     expect(full.find((session) => session.locked)?.issueReport.reason).toBeTruthy();
-    // The laser settings of seed-spec §3 on every session that was read from a file.
+    // The session's laser settings (spot size … laser power) on every session that was read from a file.
     for (const session of full) expect(Object.values(pick(session, LASER_FIELDS)).every((value) => value !== null)).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import { pageTitle, type Texts } from './texts';
 /** Public pages that need nothing but a visit; without a token the link pages say the link is not valid. */
 const PUBLIC_PAGES = ['/sign-in', '/reset-password', '/new-password', '/approve-account'];
 
-/** The legal and info pages of seed-spec §2. */
+/** The six public legal and info pages. */
 const LEGAL_PAGES = ['/privacy-policy', '/terms-and-conditions', '/imprint', '/legal-notice', '/eula', '/about-us'];
 
 for (const path of PUBLIC_PAGES) {

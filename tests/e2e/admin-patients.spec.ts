@@ -1,4 +1,4 @@
-// The clinic's patients as a clinic IT admin manages them (seed-spec §2, §4): a nurse's deletion request under
+// The clinic's patients as a clinic IT admin manages them (lists per status): a nurse's deletion request under
 // /admin/patient-list/deleting with its reason and requester, restored; another erased for good, its exam file
 // gone from the data directory; archive and unarchive.
 import { readdir, readFile, stat } from 'node:fs/promises';

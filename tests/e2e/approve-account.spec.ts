@@ -1,4 +1,4 @@
-// Invitation (seed-spec §2, §5): the invite e-mail's /approve-account link shows who is invited where; the
+// Invitation (a public page): the invite e-mail's /approve-account link shows who is invited where; the
 // new password is checked against the clinic's rules with live hints, the EULA (and the privacy notice)
 // must be accepted, and then the account signs in.
 import type { Page } from '@playwright/test';

@@ -21,7 +21,7 @@ async function openList(page: Page, query = '') {
   await expect(rows(page)).toHaveCount(EXAMPLES.length, { timeout: 30_000 });
 }
 
-test('the examples in the columns of seed-spec §2, sorted by a column header, the view in the URL', async ({ page, texts }) => {
+test('the examples in the patient columns, sorted by a column header, the view in the URL', async ({ page, texts }) => {
   await openList(page);
   const list = texts.patientList;
   await expect(page.locator('table.mp-patient-table thead th')).toHaveText([

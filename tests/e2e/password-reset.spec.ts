@@ -1,4 +1,4 @@
-// Forgot password (seed-spec §2, §7): /reset-password sends an e-mail, its /new-password link sets a new
+// Forgot password (the public recovery pages): /reset-password sends an e-mail, its /new-password link sets a new
 // password, and the account signs in with it.
 import { expect, test } from './fixtures';
 import { mailedMessage } from './outbox';

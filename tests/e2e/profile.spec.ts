@@ -1,4 +1,4 @@
-// /profile-settings (seed-spec §2, §5): name, avatar (PNG/JPEG of at most 3 MB, else the invalid-format
+// /profile-settings (any signed-in user): name, avatar (PNG/JPEG of at most 3 MB, else the invalid-format
 // message, nothing sent), password change, and an e-mail change that needs the password, asks first and counts once
 // the new address confirms it (issue 27).
 import type { Page, Request } from '@playwright/test';

@@ -1,4 +1,4 @@
-// /admin/security-settings as a clinic IT admin uses it (seed-spec §2, §3): advanced passwords for chosen users
+// /admin/security-settings as a clinic IT admin uses it (password rules, renewal): advanced passwords for chosen users
 // (their invite's approval then asks for 12 characters and a special character), a forced password reset that
 // voids the password and e-mails a link to set a new one, and a bad interval refused; a renewal that makes the
 // admin's own password overdue is announced before it is saved, and once that password has expired any call takes

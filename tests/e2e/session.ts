@@ -1,11 +1,11 @@
-// Signing in and out through the UI, and where the SPA keeps the token (seed-spec §3: key `token`, in
+// Signing in and out through the UI, and where the SPA keeps the token (key `token`, in
 // localStorage when remembered, in sessionStorage when not).
 import { expect, type Page, type Response } from '@playwright/test';
 import type { StaffRole } from '../../generated/model/staffRole';
 import { setCheckbox } from './form-controls';
 import type { Texts } from './texts';
 
-/** Where each role lands after signing in (seed-spec §2), and the heading of that page. */
+/** Where each role lands after signing in (its home page), and the heading of that page. */
 export const ROLE_HOMES: { role: StaffRole; path: string; heading: (texts: Texts) => string }[] = [
   { role: 'clinic_it_admins', path: '/admin', heading: (texts) => texts.staff.titles.clinical },
   { role: 'clinic_physicians', path: '/physician/list', heading: (texts) => texts.common.areas.physician },

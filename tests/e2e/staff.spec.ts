@@ -1,4 +1,4 @@
-// The staff of /admin as a clinic IT admin manages it (seed-spec §2, §4, §8): invites and drafts through the
+// The staff of /admin as a clinic IT admin manages it (the staff lists and form): invites and drafts through the
 // user form, a resent invite that retires the old link, a deactivated user signed out at their next call,
 // and a bulk action on every user a search matches, across pages.
 import { randomUUID } from 'node:crypto';

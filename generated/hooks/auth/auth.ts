@@ -719,7 +719,7 @@ export function useGetEmailConfirmation<TData = Awaited<ReturnType<typeof getEma
 
 
 /**
- * **Addition.** The account's address becomes the new one; all of its sessions end (seed-spec §5), its open password reset links stop working, and the old address is told. Uses up the link.
+ * **Addition.** The account's address becomes the new one; all of its sessions end, on every device, its open password reset links stop working, and the old address is told. Uses up the link.
  * @summary Confirm a new e-mail address
  */
 export const confirmEmailChange = (

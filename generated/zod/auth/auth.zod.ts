@@ -23,7 +23,7 @@ export const getUserInviteResponse = zod.object({
   "email": zod.email().max(getUserInviteResponseDataEmailMax),
   "firstName": zod.string(),
   "lastName": zod.string(),
-  "role": zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (seed-spec §1).'),
+  "role": zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (as the customer\'s specification says).'),
   "clinicName": zod.string(),
   "invitedBy": zod.string().nullish().describe('Name of the IT admin who sent the invite.'),
   "passwordStrength": zod.enum(['simplified', 'standard', 'advanced']).describe('Password rules. simplified = at least 6 characters and a number or symbol; standard = at least 8, a capital letter, a small letter and a number; advanced = at least 12, a capital letter, a small letter, a number and a special character. Allowed characters at every level: letters, numbers and !@#$%^&*-_= ; the most common passwords are refused at every level.'),
@@ -83,7 +83,7 @@ export const signInResponse = zod.object({
   "profile": zod.object({
   "id": zod.uuid(),
   "lang": zod.enum(['en', 'de']).describe('UI language code.'),
-  "role": zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (seed-spec §1).'),
+  "role": zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (as the customer\'s specification says).'),
   "avatar": zod.string().nullish().describe('Path of the avatar image, or null.'),
   "physicianName": zod.string().nullish(),
   "email": zod.email().max(signInResponseDataProfileEmailMax),
@@ -206,7 +206,7 @@ export const getEmailConfirmationResponse = zod.object({
 })
 
 /**
- * **Addition.** The account's address becomes the new one; all of its sessions end (seed-spec §5), its open password reset links stop working, and the old address is told. Uses up the link.
+ * **Addition.** The account's address becomes the new one; all of its sessions end, on every device, its open password reset links stop working, and the old address is told. Uses up the link.
  * @summary Confirm a new e-mail address
  */
 export const confirmEmailChangeBodyTokenMin = 16;

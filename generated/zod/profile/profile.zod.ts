@@ -17,7 +17,7 @@ export const getProfileResponse = zod.object({
   "data": zod.object({
   "id": zod.uuid(),
   "lang": zod.enum(['en', 'de']).describe('UI language code.'),
-  "role": zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (seed-spec §1).'),
+  "role": zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (as the customer\'s specification says).'),
   "avatar": zod.string().nullish().describe('Path of the avatar image, or null.'),
   "physicianName": zod.string().nullish(),
   "email": zod.email().max(getProfileResponseDataEmailMax),
@@ -65,7 +65,7 @@ export const updateProfileResponse = zod.object({
   "data": zod.object({
   "id": zod.uuid(),
   "lang": zod.enum(['en', 'de']).describe('UI language code.'),
-  "role": zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (seed-spec §1).'),
+  "role": zod.enum(['clinic_physicians', 'clinic_nurses', 'clinic_it_admins', 'admins', 'service_engineers', 'data_scientists']).describe('Role of a staff user (canonical spelling). clinic_it_admins use /admin; clinic_physicians and clinic_nurses use /physician. admins, service_engineers and data_scientists exist as values but have no screens (as the customer\'s specification says).'),
   "avatar": zod.string().nullish().describe('Path of the avatar image, or null.'),
   "physicianName": zod.string().nullish(),
   "email": zod.email().max(updateProfileResponseDataEmailMax),

@@ -54,8 +54,8 @@ function outcomeOfFailure(error: unknown, failureMessage: (error: unknown) => st
 }
 
 /**
- * "Upload NPT file", "Add new session from an NPT file" and "Create new patient from an NPT file" (seed-spec
- * §2): one dialog that sends one exam file and says what became of it.
+ * "Upload NPT file", "Add new session from an NPT file" and "Create new patient from an NPT file" (patient
+ * list): one dialog that sends one exam file and says what became of it.
  */
 export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogProps) {
   const { t, i18n } = useTranslation('examUpload');

@@ -1,4 +1,4 @@
-// Password rules per strength level (product.md §4), pure: no database, no I/O. Used wherever a password
+// Password rules per strength level (docs/security.md), pure: no database, no I/O. Used wherever a password
 // is chosen (invite acceptance, reset, own change, and any admin-set password).
 //   simplified: at least 6 characters and a number or symbol
 //   standard:   at least 8, a capital letter, a small letter and a number
@@ -116,7 +116,7 @@ export function checkPassword(input: PasswordInput): PasswordErrors {
 export const hasErrors = (errors: PasswordErrors): boolean =>
   Boolean(errors.password?.length || errors.passwordConfirmation?.length);
 
-/** One live hint of a strength level (seed-spec §5), plus the rules that hold at every level. */
+/** One live hint of a strength level (`common:validation.*`), plus the rules that hold at every level. */
 export type PasswordHintId =
   | 'min_length'
   | 'capital'

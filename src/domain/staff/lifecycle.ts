@@ -1,5 +1,5 @@
 /**
- * The lifecycle of a staff user (seed-spec §4 "User actions"): which action fits which status and where it
+ * The lifecycle of a staff user (activate, archive, delete, invite…): which action fits which status and where it
  * leads. The server applies it; the admin screens use the same rules to say, before anything is sent, how
  * many of the selected users an action touches.
  */

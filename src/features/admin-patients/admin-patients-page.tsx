@@ -120,7 +120,7 @@ function ActionDialog({ action, patients, onClose, onDone }: ActionDialogProps) 
 }
 
 /**
- * /admin/patient-list/active, /deleting and /archived (seed-spec §2): the clinic's patients per status, the
+ * /admin/patient-list/active, /deleting and /archived (IT admins only): the clinic's patients per status, the
  * deletion requests with reason, requester and date; archive, unarchive, restore and erase for good.
  */
 export function AdminPatientsPage({ list }: { list: PatientListName }) {

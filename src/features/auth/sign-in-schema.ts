@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { signInBody } from '@generated/zod/auth/auth.zod';
 import type { ValidationKey } from '@/components/use-validation-message';
 
-/** The contract's sign-in body plus the rules the form checks before sending (seed-spec §5). */
+/** The contract's sign-in body plus the rules the form checks before sending (e-mail, password). */
 export const signInFormSchema = signInBody.extend({
   email: signInBody.shape.email.trim().pipe(z.email()),
   password: signInBody.shape.password.min(1),

@@ -5,7 +5,7 @@ import { paths } from '@/config/paths';
 import { endSession } from '@/lib/session';
 
 /**
- * Logout (seed-spec §4): tells the server to invalidate the token, then forgets it locally and leaves for
+ * Logout (menu, idle logout): tells the server to invalidate the token, then forgets it locally and leaves for
  * /sign-in. A failed call (offline, token already invalid) still signs out locally.
  */
 export function useSignOut() {

@@ -17,7 +17,7 @@ import './icons';
 const COLUMNS = 5;
 
 /**
- * The billing tab of /admin (seed-spec §2 names it; the contract's GET /clinic/billing): per month and laser
+ * The billing tab of /admin (the user screens name it; the contract's GET /clinic/billing): per month and laser
  * system, the exams uploaded, plans signed off and parameter sets produced in a chosen range, with a CSV.
  */
 export function BillingPage() {

@@ -207,7 +207,7 @@ function LaserSummary({ device }: { device: Device }) {
   );
 }
 
-/** /admin/devices: the clinic's laser systems and whether their sync app is reachable (seed-spec §2, §3). */
+/** /admin/devices: the clinic's laser systems and whether their sync app is reachable (Online/Offline). */
 export function DevicesPage() {
   const { t } = useTranslation('devices');
   const failureMessage = useFailureMessage();

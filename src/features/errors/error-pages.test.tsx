@@ -19,7 +19,7 @@ async function renderPage(Page: ComponentType, language: 'en' | 'de') {
   };
 }
 
-describe('error pages (seed-spec §2)', () => {
+describe('error pages 401, 403 and 404', () => {
   it.each([
     [UnauthorizedPage, 'en', 'Error 401', 'Authorization Required', 'Log In or Register', '/sign-in'],
     [UnauthorizedPage, 'de', 'Fehler 401', 'Anmeldung erforderlich', 'Zur Anmeldung', '/sign-in'],

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { primaryLinkClassName, StatusPage } from './status-page';
 
-/** 403 (seed-spec §2): "Forbidden", with "Go to main page". */
+/** 403 (a role not allowed here): "Forbidden", with "Go to main page". */
 export function ForbiddenPage() {
   const { t } = useTranslation('errors');
   return (

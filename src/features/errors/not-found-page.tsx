@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { primaryLinkClassName, StatusPage } from './status-page';
 
-/** 404 (seed-spec §2): "We've lost this page", with "Go to main page". */
+/** 404 (any unknown path): "We've lost this page", with "Go to main page". */
 export function NotFoundPage() {
   const { t } = useTranslation('errors');
   return (

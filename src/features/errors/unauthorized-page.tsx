@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { primaryLinkClassName, StatusPage } from './status-page';
 
-/** 401 (seed-spec §2): "Authorization Required", with "Log In or Register" leading to /sign-in. */
+/** 401 (not signed in): "Authorization Required", with "Log In or Register" leading to /sign-in. */
 export function UnauthorizedPage() {
   const { t } = useTranslation('errors');
   return (

@@ -53,7 +53,7 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-describe('LegalPage (seed-spec §2 legal and info pages)', () => {
+describe('LegalPage (the six public legal and info pages)', () => {
   describe.each(LEGAL_DOCUMENTS)('%s', (document) => {
     it.each(['en', 'de'] as const)('shows the document in %s with its heading as the one h1', async (language) => {
       const { container } = await renderDocument(document, language);

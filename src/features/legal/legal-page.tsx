@@ -28,7 +28,7 @@ function LoadFailure({ document, retry }: { document: LegalDocumentName; retry: 
 }
 
 /**
- * A public legal or info page (seed-spec §2): the operator's Markdown document in the UI language (English
+ * A public legal or info page (privacy … about us): the operator's Markdown document in the UI language (English
  * when there is no translation), framed by the brand, the language switch and links to the other pages.
  */
 export function LegalPage({ document }: { document: LegalDocumentName }) {

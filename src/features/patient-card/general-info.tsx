@@ -10,7 +10,7 @@ import { useNotify } from '@/components/notifications';
 import { PATIENT_LIMITS } from '@/components/patient-form/patient-form-limits';
 import { ageOn, formatCalendarDate, localToday } from '@/lib/format';
 
-/** The patient's description, adjusted in place ("Adjust description", seed-spec §2). */
+/** The patient's description, adjusted in place ("Adjust description", on the patient card). */
 function DescriptionEditor({ patient, onDone }: { patient: Patient; onDone: () => void }) {
   const { t } = useTranslation('patientCard');
   const queryClient = useQueryClient();

@@ -14,7 +14,7 @@ import { forgetRecentPatient } from '@/lib/recent-patients';
 const REASON_MAX = 1000;
 
 /**
- * Physicians and nurses do not delete patients: they ask the clinic's IT admins to (seed-spec §6). The patient
+ * Physicians and nurses do not delete patients: they ask the clinic's IT admins to (permission matrix). The patient
  * leaves the active list at once; the card goes back to the list.
  */
 export function RequestDeletionDialog({ patient, userId, onClose }: { patient: Patient; userId: string; onClose: () => void }) {

@@ -37,7 +37,7 @@ const ImageMarksDialog = lazy(async () => ({ default: (await import('./image-mar
 
 const SESSION_DESCRIPTION_MAX = 2000;
 const REASON_MAX = 2000;
-/** While the session is being processed, it is read again this often (realtime replaces this later). */
+/** While the session is being processed, it is read again this often while realtime is down (rarer while up). */
 export const PROCESSING_REFETCH_MS = 3000;
 
 /** After a change to a session: the card's lists and the patient list show it. */
@@ -72,7 +72,7 @@ function Thumbnail({ treatment, label }: { treatment: Treatment | undefined; lab
   return <div className={`mp-thumbnail ${state}`} style={{ height }} aria-hidden="true" />;
 }
 
-/** The laser settings of seed-spec §3, as the file brought them (or the plan changed them). */
+/** The session's laser settings (spot size … laser power), as the file brought them (or the plan changed them). */
 function LaserSettings({ treatment, session }: { treatment: Treatment | undefined; session: TreatmentSummary }) {
   const { t, i18n } = useTranslation('patientCard');
   const number = (value: number | null | undefined, digits = 0) =>

@@ -143,7 +143,7 @@ function DifferenceTable({ first, second, differences }: { first: ComparisonSide
 }
 
 /**
- * Session comparison (seed-spec §2): two sessions' fundus images side by side, zoomed and panned together,
+ * Session comparison (patient card): two sessions' fundus images side by side, zoomed and panned together,
  * with their plans drawn over them, and how their parameters differ.
  */
 export function SessionComparison({ patientId, first, second }: { patientId: string; first: string; second: string }) {

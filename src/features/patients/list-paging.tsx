@@ -12,7 +12,7 @@ type ListPagingProps = {
 };
 
 /**
- * Both ways of seed-spec §2: previous/next with the page numbers, and "Load more", which appends the next page
+ * Both ways of paging the lists: previous/next with the page numbers, and "Load more", which appends the next page
  * below the shown ones (up to ten pages; then the numbers go on).
  */
 export function ListPaging({ view, total, lastPage, loadingMore, onPage, onLoadMore }: ListPagingProps) {

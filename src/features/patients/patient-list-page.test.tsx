@@ -152,7 +152,7 @@ describe('route loader', () => {
 });
 
 describe('the list', () => {
-  it('shows the columns of seed-spec §2, "Error Detected" for a failed latest session, dates in the UI language', async () => {
+  it('shows the patient columns, "Error Detected" for a failed latest session, dates in the UI language', async () => {
     const { container } = await renderList();
     await waitFor(() => expect(bodyRows(container)).toHaveLength(5));
     expect([...container.querySelectorAll('thead th')].map((th) => th.textContent)).toEqual([

@@ -35,7 +35,7 @@ const ExamUploadDialog = lazy(async () => ({
   default: (await import('@/components/exam-upload/exam-upload-dialog')).ExamUploadDialog,
 }));
 
-/** While a listed session is being processed, the list asks again this often (realtime replaces this later). */
+/** While a listed session is being processed, the list asks this often while realtime is down (rarer while up). */
 const PROCESSING_REFETCH_MS = 3000;
 const IN_PROGRESS: PlanStatus[] = [PlanStatus.file_uploaded, PlanStatus.processing];
 
@@ -74,7 +74,7 @@ function RecentlyOpened({ userId }: { userId: string }) {
   );
 }
 
-/** /physician/list: the active patients of the clinic, for physicians and nurses (seed-spec §2). */
+/** /physician/list: the active patients of the clinic, for physicians and nurses (their home page). */
 export function PatientListPage() {
   const { t } = useTranslation('patientList');
   const profile = useSignedInProfile();

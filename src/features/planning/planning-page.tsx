@@ -27,7 +27,7 @@ import { useRefetchInterval } from '@/lib/realtime';
 // Step 5 with its laser panel (issue 29) loads when opened: the route's first visit stays within its bundle budget.
 const ParameterSetStep = lazy(async () => ({ default: (await import('./parameter-set-step')).ParameterSetStep }));
 
-/** While processing or packing runs, the session is read again this often (realtime replaces this later). */
+/** While processing or packing runs, the session is read again this often without realtime (rarer with it). */
 export const PLANNING_REFETCH_MS = 2000;
 
 const HOTKEYS = ['help', 'undo', 'redo', 'tab', 'arrows', 'shiftArrows', 'space', 'zoom', 'fit', 'pan', 'redFree'] as const;
@@ -143,7 +143,7 @@ function Notices({ treatment }: { treatment: Treatment }) {
   );
 }
 
-/** /physician/planning?treatmentId=…&step=…: the session planning wizard, steps 0–5 (seed-spec §4). */
+/** /physician/planning?treatmentId=…&step=…: the session planning wizard, steps 0–5 (see wizard.ts). */
 export function PlanningPage() {
   const { t, i18n } = useTranslation(['planning', 'patients']);
   const profile = useSignedInProfile();

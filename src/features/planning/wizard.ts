@@ -1,5 +1,5 @@
 /**
- * The six wizard steps (seed-spec §4) and how the plan's server step maps onto them (docs/planning-model.md,
+ * The six wizard steps (0–5) and how the plan's server step maps onto them (docs/planning-model.md,
  * the contract's PlanStepName): 0 file processing; 1 exclusion boundaries = server steps 0–1; 2 macula grid =
  * 2–3; 3 brightness = 4–5; 4 final adjustments and sign-off = 6; 5 parameter set = 7–8. Pure: the page asks
  * here which step a session is at, which steps may be opened, what confirming a step again throws away, and

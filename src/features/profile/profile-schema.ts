@@ -34,7 +34,7 @@ export const GENERAL_INFO_MAX_LENGTH = {
 } as const;
 
 /**
- * Error map for parsing: any bad address gets the seed-spec §5 e-mail text; a name can only break its
+ * Error map for parsing: any bad address gets the forms' e-mail validation text; a name can only break its
  * minimum (the inputs stop at the maximum), so it is required.
  */
 export const generalInfoErrorMap = (issue: { path?: PropertyKey[] }): ValidationKey =>

@@ -8,7 +8,7 @@ import { TwoFactorSection } from './two-factor-section';
 import './profile-settings.css';
 
 /**
- * /profile-settings (seed-spec §2), for any signed-in user: general information, profile picture and
+ * /profile-settings, for any signed-in user of any role: general information, profile picture and
  * password, each saved on its own. The layout's profile follows the query cache, so a save shows at once.
  */
 export function ProfileSettingsPage() {

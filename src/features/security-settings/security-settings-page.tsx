@@ -48,7 +48,7 @@ type IntervalProps = {
   error: string | undefined;
 };
 
-/** A switch, and while it is on: how many of which period (seed-spec §3: minutes, hours, days, months, years). */
+/** A switch, and while it is on: how many of which period (minutes, hours, days, months, years). */
 function IntervalField({ control, on, interval, period, enabled, label, intervalLabel, periods, error }: IntervalProps) {
   const { t } = useTranslation('securitySettings');
   const ids = { interval: useId(), period: useId(), error: useId() };
@@ -177,7 +177,7 @@ function ForceResetDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** /admin/security-settings (seed-spec §2, §3): password strength, renewal, whom they apply to, idle sign-out. */
+/** /admin/security-settings (IT admins only): password strength, renewal, whom they apply to, idle sign-out. */
 export function SecuritySettingsPage() {
   const { t } = useTranslation('securitySettings');
   const failureMessage = useFailureMessage();

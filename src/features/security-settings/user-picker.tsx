@@ -20,7 +20,7 @@ type UserPickerProps = {
 };
 
 /**
- * Chooses several staff users (seed-spec §3 "all users or several"): the chosen ones as tags that can be
+ * Chooses several staff users (the settings apply to "all users or several"): the chosen ones as tags that can be
  * removed, and a search whose results are ticked on or off.
  */
 export function UserPicker({ value, onChange, labelledBy, error }: UserPickerProps) {

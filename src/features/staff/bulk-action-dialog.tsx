@@ -52,7 +52,7 @@ type BulkActionDialogProps = {
 
 /**
  * Confirms an action on the selection: how many users it touches (those whose status it fits; the rest are
- * named as left out), what it does and what cannot be undone; then applies it and confirms (seed-spec §8).
+ * named as left out), what it does and what cannot be undone; then applies it and confirms (a success message).
  */
 export function BulkActionDialog({ action, scope, view, selection, selfId, onClose, onDone }: BulkActionDialogProps) {
   const { t } = useTranslation('staff');

@@ -101,7 +101,7 @@ function StaffRow({ user, selfId, selected, onToggle }: StaffRowProps) {
 }
 
 /**
- * /admin, /admin/physicians, /admin/it-clinic-admin and /admin/deactivated (seed-spec §2): the clinic's staff
+ * /admin, /admin/physicians, /admin/it-clinic-admin and /admin/deactivated (IT admins only): the clinic's staff
  * with role, status and invite status; search, filters, sort and page in the URL; bulk actions on a selection
  * that can span pages.
  */

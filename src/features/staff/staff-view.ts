@@ -9,7 +9,7 @@ import { UserSort } from '@generated/model/userSort';
 import type { UserStatus } from '@generated/model/userStatus';
 
 /**
- * The three lists of seed-spec §2: /admin and /admin/physicians (the clinical staff: physicians and nurses),
+ * The three staff lists of the admin area: /admin and /admin/physicians (the clinical staff: physicians and nurses),
  * /admin/it-clinic-admin and /admin/deactivated (every role).
  */
 export type StaffScope = 'clinical' | 'itAdmins' | 'deactivated';

@@ -385,7 +385,7 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
   );
 }
 
-/** /admin/add and /admin/edit?userId=… (seed-spec §2): one form in two modes. */
+/** /admin/add and /admin/edit?userId=… (IT admins only): one form in two modes. */
 export function UserFormPage({ mode }: { mode: 'add' | 'edit' }) {
   const { t } = useTranslation('staff');
   const failureMessage = useFailureMessage();

@@ -21,7 +21,7 @@ export type UserFormValues = z.output<typeof userFormSchema>;
 /** What the server may name in a 422 (or the 409 of a taken address) for this form. */
 export const USER_FORM_FIELDS = ['firstName', 'lastName', 'email', 'role', 'physicianName'] as const;
 
-/** A bad address gets the seed-spec §5 e-mail text; a name can only break its minimum (inputs stop at the maximum). */
+/** A bad address gets the forms' e-mail text; a name can only break its minimum (inputs stop at the maximum). */
 export const userFormErrorMap = (issue: { path?: PropertyKey[] }): ValidationKey => (issue.path?.[0] === 'email' ? 'invalidEmail' : 'required');
 
 export const EMPTY_USER: UserFormInput = { firstName: '', lastName: '', email: '', role: StaffRole.clinic_physicians, physicianName: '' };
@@ -38,7 +38,7 @@ export const userFormOf = (user: User): UserFormInput => ({
 export type AvatarChange = { kind: 'keep' } | { kind: 'replace'; file: File } | { kind: 'remove' };
 
 /**
- * The multipart body (seed-spec §3: files as files, booleans as 1 or 0). The physician name goes with
+ * The multipart body (files as files, booleans as 1 or 0, the rest as text). The physician name goes with
  * physicians only (it names them on the plans they sign off); for anyone else it is sent empty, so that a
  * role change does not leave a stale one behind. `draft` says whether to invite now.
  */

@@ -23,7 +23,7 @@ const INVITE_INTENT: Record<InviteStatus, Intent> = {
   creation_in_progress: 'none',
 };
 
-/** A user's status with its label (seed-spec §3), e.g. "Invite expired". */
+/** A user's status with its label (one per status value), e.g. "Invite expired". */
 export function UserStatusTag({ status }: { status: UserStatus }) {
   const { t } = useTranslation('staff');
   return (
