@@ -172,8 +172,9 @@ export function readOperations(document: Json): Operation[] {
   return operations;
 }
 
-export function loadContract(file: string): Contract {
-  const document = parse(readFileSync(file, 'utf8')) as Json;
+/** The contract from a file, or from its text (`{ text }`, as the bundled checker embeds it). */
+export function loadContract(source: string | { text: string }): Contract {
+  const document = parse(typeof source === 'string' ? readFileSync(source, 'utf8') : source.text) as Json;
   const servers = (document.servers as { url?: string }[] | undefined) ?? [];
   const first = servers[0]?.url ?? '';
   // Only the path of the first server counts: the check is pointed at a base URL by its caller.

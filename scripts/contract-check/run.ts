@@ -12,7 +12,8 @@ import { findFlows, runFlow } from './stateful';
 
 export interface RunOptions extends CredentialOptions {
   url: string;
-  contractFile: string;
+  /** The bundled contract: a file, or its text. */
+  contractFile: string | { text: string };
   seed: number;
   requests: number;
   concurrency: number;
