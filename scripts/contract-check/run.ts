@@ -117,13 +117,16 @@ function phaseOf(operation: Operation): number {
 }
 
 /**
- * Up to `quota` cases, valid and auth cases first, then the priority mutations, the rest evenly spaced. (The
- * run does not pass the x-roles matrix through here: it sends every auth case whatever the budget.)
+ * Up to `quota` cases: the first valid request and the unknown id first, then the other valid and auth cases,
+ * the priority mutations, the rest evenly spaced. (The run does not pass the x-roles matrix through here: it
+ * sends every auth case whatever the budget.)
  */
 export function chooseCases(cases: Case[], quota: number): Case[] {
   if (cases.length <= quota) return cases;
-  const rank = (c: Case) => (c.kind === 'valid' && !c.label.includes(':') && !c.label.startsWith('random') ? 0 : c.kind === 'auth' ? 1 : PRIORITY.test(c.label) ? 2 : 3);
-  const groups = [0, 1, 2, 3].map((r) => cases.filter((c) => rank(c) === r));
+  const firstValid = cases.find((c) => c.kind === 'valid');
+  const rank = (c: Case) =>
+    c === firstValid || c.expectation === 'absent' ? 0 : c.kind === 'valid' && !c.label.includes(':') && !c.label.startsWith('random') ? 1 : c.kind === 'auth' ? 2 : PRIORITY.test(c.label) ? 3 : 4;
+  const groups = [0, 1, 2, 3, 4].map((r) => cases.filter((c) => rank(c) === r));
   const chosen: Case[] = [];
   for (const group of groups) {
     const room = quota - chosen.length;

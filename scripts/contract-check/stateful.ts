@@ -101,6 +101,22 @@ export interface FlowDeps {
   log(line: string): void;
 }
 
+/** The value with each top-level free-text field (a string without format, pattern or enum) given a unique tail. */
+export function uniqueVariant(document: Json, operation: Operation, value: unknown): unknown {
+  const media = operation.body?.media[0];
+  if (!media || !value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const { properties } = objectShape(document, media.schema);
+  const tail = ` ${Date.now().toString(36).slice(-5)}`;
+  return Object.fromEntries(
+    Object.entries(value as Json).map(([key, v]) => {
+      const schema = properties[key];
+      const free = typeof v === 'string' && schema && !schema.format && !schema.pattern && !schema.enum && !('const' in schema);
+      const max = (schema?.maxLength as number | undefined) ?? Infinity;
+      return [key, free ? `${(v as string).slice(0, Math.max(0, max - tail.length))}${tail}` : v];
+    }),
+  );
+}
+
 const ok2xx = (status: number) => status >= 200 && status < 300;
 
 /** One flow: create → read → update → read → delete → read (404). Returns what it could not do, or null. */
@@ -112,8 +128,10 @@ export async function runFlow(flow: Flow, deps: FlowDeps): Promise<string | null
   const json = create.body?.media[0]?.mediaType.includes('json') ?? false;
   const readFields = readableFields(deps.document, read);
 
-  // Create; a conflict (the example exists already) is retried with random valid values.
-  const candidates = [...deps.bodyValues(create).slice(0, 1), deps.randomBodyValue(create, 0), deps.randomBodyValue(create, 1)];
+  // Create; a conflict (the example exists already, e.g. from an earlier run) is retried with the example's
+  // free-text fields made unique, then with random valid values.
+  const example = deps.bodyValues(create)[0];
+  const candidates = [example, uniqueVariant(deps.document, create, example), deps.randomBodyValue(create, 0), deps.randomBodyValue(create, 1)];
   let created: { id: string; value: unknown } | null = null;
   for (const value of create.body ? candidates : [undefined]) {
     const c = deps.plain(create, parentPath, 'stateful: create', value);
