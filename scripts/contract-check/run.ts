@@ -305,8 +305,9 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
   const authTotal = [...authCases.values()].reduce((sum, list) => sum + list.length, 0);
   const callable = operations.filter((o) => builder.random(o, 0) !== null);
   const remaining = Math.max(0, options.requests - requests - authTotal);
-  // Rounded up, so the run sends at least the requested number.
-  const quota = Math.max(1, Math.ceil(remaining / Math.max(1, callable.length)));
+  // Rounded up, so the run sends at least the requested number; two at the least, so that even a small
+  // budget sends each operation's first valid request and its unknown id.
+  const quota = Math.max(2, Math.ceil(remaining / Math.max(1, callable.length)));
   /** An operation's cases: deterministic ones first, then random ones up to `size`. */
   const casesFor = (operation: Operation, kinds: (kind: Case['kind']) => boolean, size: number) => {
     const chosen = chooseCases(builder.deterministic(operation).filter((c) => kinds(c.kind)), size);
