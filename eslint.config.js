@@ -16,6 +16,8 @@ export default defineConfig(
   globalIgnores([
     'generated/**',
     'dist/**',
+    // The bundled contract checker (npm run build:contract-check).
+    'dist-tools/**',
     'node_modules/**',
     'data/**',
     'coverage/**',

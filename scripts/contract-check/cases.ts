@@ -159,7 +159,8 @@ export class CaseBuilder {
     for (let variant = 1; variant < Math.min(known.length, 3); variant++) valid(`known resource ${variant + 1}`, { ...this.baseParts(operation, variant), body: validBody });
     if (pathParameters(operation).length) {
       const unknownPath = Object.fromEntries(pathParameters(operation).map((p) => [p.name, p.schema.format === 'uuid' ? '00000000-0000-4000-8000-000000000000' : encodeURIComponent(exampleValue(this.ctx.document, p))]));
-      valid('unknown resource', { ...base, path: unknownPath, body: validBody });
+      // An id that was never created: 404 where the operation lists it (a stub answering 200 fails here).
+      valid('unknown resource', { ...base, path: unknownPath, body: validBody }, 'valid', 'absent');
     }
     for (const language of ['de', 'en-US', 'fr']) valid(`Language: ${language}`, { ...base, headers: { ...base.headers, Language: language }, body: validBody });
 
@@ -254,6 +255,26 @@ export class CaseBuilder {
       negative(`${media.mediaType} empty body`, { ...base, body: { contentType: media.mediaType.startsWith('multipart/') ? `${media.mediaType}; boundary=${BOUNDARY}` : media.mediaType, bytes: Buffer.alloc(0) } }, required);
     });
     return cases.map((c) => (c.request.headers['content-type'] === '' ? { ...c, request: { ...c.request, headers: withoutContentType(c.request.headers) } } : c));
+  }
+
+  /** The values a valid request of the operation sends: its body media's examples, then the sampler's value. */
+  bodyValues(operation: Operation): unknown[] {
+    return operation.body ? this.validValues(operation, 0).map((value) => this.ctx.scrub(operation, value)) : [];
+  }
+
+  /** The index-th seeded random valid body value of the operation (first media type). */
+  randomBodyValue(operation: Operation, index: number): unknown {
+    if (!operation.body) return undefined;
+    return this.ctx.scrub(operation, pick(arbitraryOf(this.ctx.document, operation.body.media[0].schema), caseSeed(this.seed, `${operation.operationId}/stateful`, index)));
+  }
+
+  /** A valid request with the given path values and body value (first media type), for the stateful checks. */
+  plain(operation: Operation, path: Record<string, string>, label: string, value: unknown, expectation: Expectation = 'conforming'): Case | null {
+    const auth = this.authFor(operation);
+    if (!auth) return null;
+    const base = this.baseParts(operation);
+    const body = operation.body && value !== undefined ? this.encode(operation, 0, value) : null;
+    return { operation, kind: 'valid', label, auth, expectation, request: this.request(operation, { ...base, path: { ...base.path, ...path }, body }) };
   }
 
   /** The index-th random case: a random valid request, or one with one random mutation (seeded). */

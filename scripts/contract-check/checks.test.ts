@@ -14,6 +14,7 @@ const document = {
         responses: {
           '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['status'], properties: { status: { const: 'Success' } } } } } },
           '422': { description: 'invalid', content: { 'application/json': { schema: { type: 'object' } } } },
+          '404': { description: 'unknown', headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } }, 'X-Optional': { required: false, schema: { type: 'integer' } } } },
         },
       },
     },
@@ -47,5 +48,20 @@ describe('judge', () => {
     expect(failed(judge(operation, 'rejected', answer(422, {}), validator))).toEqual([]);
     expect(failed(judge(operation, 'unauthenticated', answer(200, { status: 'Success' }), validator))).toEqual(['missing_auth']);
     expect(failed(judge(operation, 'forbidden', answer(200, { status: 'Success' }), validator))).toEqual(['ignored_auth']);
+  });
+
+  it('expects 404 for an id that was never created', () => {
+    expect(failed(judge(operation, 'absent', answer(200, { status: 'Success' }), validator))).toEqual(['unknown_resource']);
+    expect(failed(judge(operation, 'absent', { status: 404, contentType: '', body: Buffer.alloc(0), headers: { 'cache-control': 'no-store' } }, validator))).toEqual([]);
+  });
+
+  it('checks the response headers the contract declares: present unless optional, valid where present', () => {
+    const headerValidator = createResponseValidator(contract, true);
+    const notFound = (headers: Record<string, string>) => judge(operation, 'conforming', { status: 404, contentType: '', body: Buffer.alloc(0), headers }, validator, headerValidator);
+    expect(failed(notFound({ 'cache-control': 'no-store' }))).toEqual([]);
+    expect(failed(notFound({ 'cache-control': 'no-store', 'x-optional': '5' }))).toEqual([]);
+    expect(notFound({}).find((r) => !r.ok)?.message).toBe('404 lacks the declared header cache-control');
+    expect(failed(notFound({ 'cache-control': 'public' }))).toEqual(['response_headers_conformance']);
+    expect(failed(notFound({ 'cache-control': 'no-store', 'x-optional': 'soon' }))).toEqual(['response_headers_conformance']);
   });
 });

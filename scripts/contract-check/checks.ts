@@ -13,16 +13,26 @@ export const CHECK_CLASSES = [
   'negative_data_rejection',
   'missing_auth',
   'ignored_auth',
+  'response_headers_conformance',
+  'unknown_resource',
+  'ensure_resource_availability',
+  'round_trip',
+  'use_after_free',
 ] as const;
 export type CheckClass = (typeof CHECK_CLASSES)[number];
 
-/** What the case expects beyond the contract: invalid data refused, no credentials 401, a role not listed 403. */
-export type Expectation = 'conforming' | 'rejected' | 'unauthenticated' | 'forbidden';
+/**
+ * What the case expects beyond the contract: invalid data refused, no credentials 401, a role not listed 403,
+ * an id that was never created 404 (any refusal where the operation does not list 404).
+ */
+export type Expectation = 'conforming' | 'rejected' | 'unauthenticated' | 'forbidden' | 'absent';
 
 export interface Answer {
   status: number;
   contentType: string;
   body: Buffer;
+  /** Response headers, names in lower case. */
+  headers?: Record<string, string>;
 }
 
 export interface CheckResult {
@@ -31,8 +41,8 @@ export interface CheckResult {
   message?: string;
 }
 
-export function createResponseValidator(contract: Contract): (pointer: string) => ValidateFunction | undefined {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+export function createResponseValidator(contract: Contract, coerce = false): (pointer: string) => ValidateFunction | undefined {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, coerceTypes: coerce });
   addFormats(ajv);
   // OpenAPI's file formats are not JSON Schema formats; their bodies are not JSON anyway.
   ajv.addFormat('binary', true);
@@ -55,6 +65,8 @@ export function judge(
   expectation: Expectation,
   answer: Answer,
   validatorFor: (pointer: string) => ValidateFunction | undefined,
+  /** Validators for header values (text, so with type coercion); without it header values are not checked. */
+  headerValidatorFor?: (pointer: string) => ValidateFunction | undefined,
 ): CheckResult[] {
   const results: CheckResult[] = [];
   const { status } = answer;
@@ -100,7 +112,28 @@ export function judge(
     }
   }
 
-  if (expectation === 'rejected') {
+  // Headers the contract declares for this status: present (unless marked `required: false`) and, where the
+  // header has a schema, valid.
+  const declaredHeaders = operation.responseHeaders[String(status)] ?? [];
+  if (declaredHeaders.length && answer.headers) {
+    const problems: string[] = [];
+    for (const header of declaredHeaders) {
+      const value = answer.headers[header.name];
+      if (value === undefined) {
+        if (header.required) problems.push(`${status} lacks the declared header ${header.name}`);
+        continue;
+      }
+      const validate = header.schemaPointer && headerValidatorFor ? headerValidatorFor(header.schemaPointer) : undefined;
+      if (validate && !validate(value)) problems.push(`${status} header ${header.name}: ${JSON.stringify(value)} ${(validate.errors ?? [])[0]?.message ?? 'does not match its schema'}`);
+    }
+    results.push(problems.length ? { check: 'response_headers_conformance', ok: false, message: problems.join('; ') } : { check: 'response_headers_conformance', ok: true });
+  }
+
+  if (expectation === 'absent') {
+    const expected = '404' in operation.responses ? 404 : null;
+    const ok = expected ? status === expected : status >= 400 && status < 500;
+    results.push(ok ? { check: 'unknown_resource', ok: true } : { check: 'unknown_resource', ok: false, message: `an id that was never created got ${status} (expected ${expected ?? 'a 4xx refusal'})` });
+  } else if (expectation === 'rejected') {
     results.push(
       status >= 200 && status < 300
         ? { check: 'negative_data_rejection', ok: false, message: `invalid request accepted with ${status}` }

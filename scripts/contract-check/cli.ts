@@ -4,12 +4,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { parseLogins, parseRolePairs } from './credentials';
-import { DEMO_LOGINS, enrolDemoDevice, startReferenceServer, type ReferenceServer } from './reference-server';
+import { DEMO_LOGINS, enrolDemoDevice, REFERENCE_SOFT_DELETES, startReferenceServer, type ReferenceServer } from './reference-server';
 import { junitReport, textReport } from './report';
 import { runCheck } from './run';
 
+/** The contract the bundled checker carries (scripts/build-contract-check.mjs); absent when run from the repository. */
+declare const __CONTRACT_CHECK_EMBEDDED__: { gzip: string; name: string } | undefined;
+const EMBEDDED = typeof __CONTRACT_CHECK_EMBEDDED__ === 'object' ? __CONTRACT_CHECK_EMBEDDED__ : null;
+
 const USAGE = `Usage: npm run contract:check -- [URL] [options]
+   or: node contract-check.mjs URL [options]   (the bundled checker: npm run build:contract-check)
 
   URL                       the server (e.g. http://127.0.0.1:8080); the contract's /api is added
   --reference               start our reference server instead (demo clinic, fresh data, port --port)
@@ -22,8 +28,13 @@ const USAGE = `Usage: npm run contract:check -- [URL] [options]
   --timeout-ms N            per request (default 15000)
   --max-seconds N           stop after this long (default 600)
   --skip opId=reason        leave an operation out, with the reason (repeatable; reported)
+  --include SELECTOR        only these operations: tag:NAME, method:GET, operation:ID (repeatable)
+  --exclude SELECTOR        leave these operations out (same selectors; repeatable)
+  --soft-delete opId        a delete that keeps the resource readable: no 404 expected after it (repeatable)
+  --read-only               only GET/HEAD/OPTIONS operations, no stateful flows (safe on shared servers)
   --junit FILE              JUnit XML (default contract-check-results.xml; "" for none)
-  --contract FILE           bundled contract (default generated/openapi.yaml)`;
+  --contract FILE           bundled contract (default generated/openapi.yaml; the bundled checker
+                            carries its own, ${EMBEDDED?.name ?? 'embedded when built'})`;
 
 async function main(): Promise<number> {
   let args;
@@ -41,8 +52,12 @@ async function main(): Promise<number> {
         'timeout-ms': { type: 'string', default: '15000' },
         'max-seconds': { type: 'string', default: '600' },
         skip: { type: 'string', multiple: true, default: [] },
+        include: { type: 'string', multiple: true, default: [] },
+        exclude: { type: 'string', multiple: true, default: [] },
+        'read-only': { type: 'boolean', default: false },
+        'soft-delete': { type: 'string', multiple: true, default: [] },
         junit: { type: 'string', default: 'contract-check-results.xml' },
-        contract: { type: 'string', default: 'generated/openapi.yaml' },
+        contract: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     });
@@ -87,8 +102,9 @@ async function main(): Promise<number> {
       }
       console.log(`Reference server on ${url} (pid ${server.pid})`);
       referenceProtected = protectedIds;
+      values['soft-delete'].push(...REFERENCE_SOFT_DELETES);
     }
-    const result = await runCheck({ ...options, url, tokens, logins, skip, protectedIds: referenceProtected, contractFile: values.contract, log: (line) => console.log(line) });
+    const result = await runCheck({ ...options, url, tokens, logins, skip, include: values.include, exclude: values.exclude, readOnly: values['read-only'], softDeletes: values['soft-delete'], protectedIds: referenceProtected, contractFile: values.contract ?? (EMBEDDED ? { text: gunzipSync(Buffer.from(EMBEDDED.gzip, 'base64')).toString('utf8') } : 'generated/openapi.yaml'), log: (line) => console.log(line) });
     console.log(textReport(result));
     if (values.junit) {
       mkdirSync(dirname(values.junit), { recursive: true });

@@ -42,6 +42,20 @@ export interface Operation {
   body: { required: boolean; media: BodyMedia[] } | null;
   /** Status (or `default`) → media types the answer may carry. */
   responses: Record<string, ResponseMedia>;
+  /** Status (or `default`) → the response headers it declares. */
+  responseHeaders: Record<string, ResponseHeader[]>;
+  /** The operation's tags. */
+  tags: string[];
+  /** `x-soft-delete: true`: a delete that keeps the resource readable (e.g. with a status), so no 404 after it. */
+  softDelete: boolean;
+}
+
+export interface ResponseHeader {
+  /** Lower case, as node:http hands headers over. */
+  name: string;
+  /** Declared headers are expected unless the contract marks them `required: false`. */
+  required: boolean;
+  schemaPointer: string | null;
 }
 
 export interface Contract {
@@ -123,6 +137,7 @@ export function readOperations(document: Json): Operation[] {
       }
 
       const responses: Record<string, ResponseMedia> = {};
+      const responseHeaders: Record<string, ResponseHeader[]> = {};
       for (const [status, rawResponse] of Object.entries((raw.responses as Json | undefined) ?? {})) {
         const { node: response, pointer } = deref(document, rawResponse, `${opPointer}/responses/${status}`);
         const media: ResponseMedia = {};
@@ -130,6 +145,10 @@ export function readOperations(document: Json): Operation[] {
           media[mediaType] = (content as Json).schema ? `${pointer}/content/${escapePointer(mediaType)}/schema` : null;
         }
         responses[status] = media;
+        responseHeaders[status] = Object.entries((response.headers as Json | undefined) ?? {}).map(([name, rawHeader]) => {
+          const header = deref(document, rawHeader, `${pointer}/headers/${escapePointer(name)}`);
+          return { name: name.toLowerCase(), required: header.node.required !== false, schemaPointer: header.node.schema ? `${header.pointer}/schema` : null };
+        });
       }
 
       const roles = ((raw['x-roles'] as string[] | undefined) ?? []).slice();
@@ -144,14 +163,18 @@ export function readOperations(document: Json): Operation[] {
         parameters: [...parameters.values()],
         body,
         responses,
+        responseHeaders,
+        tags: ((raw.tags as string[] | undefined) ?? []).slice(),
+        softDelete: raw['x-soft-delete'] === true,
       });
     }
   }
   return operations;
 }
 
-export function loadContract(file: string): Contract {
-  const document = parse(readFileSync(file, 'utf8')) as Json;
+/** The contract from a file, or from its text (`{ text }`, as the bundled checker embeds it). */
+export function loadContract(source: string | { text: string }): Contract {
+  const document = parse(typeof source === 'string' ? readFileSync(source, 'utf8') : source.text) as Json;
   const servers = (document.servers as { url?: string }[] | undefined) ?? [];
   const first = servers[0]?.url ?? '';
   // Only the path of the first server counts: the check is pointed at a base URL by its caller.

@@ -58,7 +58,8 @@ export function send(base: URL, request: RawRequest, timeoutMs: number): Promise
           size += chunk.length;
           if (size <= MAX_BODY) chunks.push(chunk);
         });
-        res.on('end', () => finish({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }, null));
+        const answerHeaders = Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+        res.on('end', () => finish({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks), headers: answerHeaders }, null));
         res.on('error', (error) => finish(null, error.message));
       },
     );
@@ -71,14 +72,17 @@ export function send(base: URL, request: RawRequest, timeoutMs: number): Promise
   });
 }
 
-/** A curl command that repeats the request (body shown up to `bodyChars` characters). */
-export function curlOf(base: URL, request: RawRequest, bodyChars = 300): string {
+/**
+ * A curl command that repeats the request (body shown up to `bodyChars` characters), with the headers as sent
+ * except that the `secrets` (the real tokens) read `$TOKEN`; made-up credentials stay visible. A request sent
+ * without credentials says so in a trailing shell comment.
+ */
+export function curlOf(base: URL, request: RawRequest, secrets: string[] = [], bodyChars = 300): string {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const parts = ['curl', '-i', '-X', request.method, '--path-as-is', quote(base.origin + base.pathname.replace(/\/$/, '') + request.target)];
-  for (const [name, value] of Object.entries(request.headers)) {
-    const shown = name.toLowerCase() === 'authorization' ? value.replace(/^(Bearer\s+).+$/i, '$1$TOKEN') : value;
-    parts.push('-H', quote(`${name}: ${shown}`));
-  }
+  // A token shown as $TOKEN stays a shell variable: double quotes (nothing else in such a value needs quoting).
+  const hide = (value: string) => secrets.filter((secret) => secret.length >= 8).reduce((text, secret) => text.split(secret).join('$TOKEN'), value);
+  for (const [name, value] of Object.entries(request.headers).map(([n, v]) => [n, hide(v)])) parts.push('-H', /\$TOKEN/.test(value) && !/["\\`]/.test(value) ? `"${name}: ${value}"` : quote(`${name}: ${value}`));
   if (request.body?.length) {
     const text = request.body.toString('utf8');
     // Control characters would not survive a terminal copy: such bodies are shown as base64.
@@ -90,6 +94,7 @@ export function curlOf(base: URL, request: RawRequest, bodyChars = 300): string 
       parts.push('--data-binary', /[\r\n]/.test(shown) ? `$'${shown.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r/g, '\\r').replace(/\n/g, '\\n')}'` : quote(shown));
     }
   }
+  if (!Object.keys(request.headers).some((name) => name.toLowerCase() === 'authorization')) parts.push('# no Authorization header');
   return abbreviateRuns(parts.join(' '));
 }
 

@@ -2,7 +2,7 @@
 // child process on a port of the caller's choosing with a fresh data directory, for the CI check, the fuzz
 // run and the load benchmark. A child process, so its memory can be measured and nothing of it is imported.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -13,6 +13,13 @@ export const DEMO_LOGINS = {
   clinic_physicians: { email: 'physician@clinic.example', password: DEMO_PASSWORD },
   clinic_nurses: { email: 'nurse@clinic.example', password: DEMO_PASSWORD },
 };
+
+/**
+ * Deletes of the reference server that keep the resource readable: `deleteUser` gives the user status
+ * `deleting` (restorable), as the contract describes. Until the contract marks it `x-soft-delete: true`, the
+ * check is told so when it runs against the reference server.
+ */
+export const REFERENCE_SOFT_DELETES = ['deleteUser'];
 
 export interface ReferenceServer {
   url: string;
@@ -35,6 +42,9 @@ export async function startReferenceServer(
   port: number,
   { root = process.cwd(), readyTimeoutMs = 60_000, dataDir: ownDataDir, databaseUrl = '' }: ReferenceServerOptions = {},
 ): Promise<ReferenceServer> {
+  if (!existsSync(join(root, 'server/main.ts')) || !existsSync(join(root, 'node_modules/tsx/dist/cli.mjs'))) {
+    throw new Error(`the reference server needs the Macula Planner repository with its dependencies (npm ci), run from its folder (not found in ${root})`);
+  }
   const dataDir = ownDataDir ?? mkdtempSync(join(tmpdir(), `macula-contract-check-${port}-`));
   const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'server/main.ts')], {
     cwd: root,

@@ -25,6 +25,13 @@ describe('report', () => {
     expect(xml).not.toContain('\u0000');
   });
 
+  it("keeps a skipped operation's reason in JUnit", () => {
+    const empty: OperationTally = { requests: 0, checks: Object.fromEntries(CHECK_CLASSES.map((c) => [c, { passed: 0, failed: 0 }])) as OperationTally['checks'] };
+    const result: RunResult = { requests: 3, seconds: 1, tally: new Map([['signIn', tally(0)], ['logout', empty]]), failures: [], skipped: [{ operationId: 'logout', reason: 'ends our shared session <staging>' }], credentials: [], resources: '', stoppedEarly: null };
+    const xml = junitReport(result);
+    expect(xml.match(/<skipped message="operation skipped: ends our shared session &lt;staging&gt;"\/>/g)).toHaveLength(CHECK_CLASSES.length);
+  });
+
   it('abbreviates long runs of one character', () => {
     expect(abbreviateRuns(`id=${'a'.repeat(8000)}&x`)).toBe('id=a{×8000}&x');
   });

@@ -11,6 +11,11 @@ const SHORT: Record<string, string> = {
   negative_data_rejection: 'negative',
   missing_auth: 'no-auth',
   ignored_auth: 'roles',
+  response_headers_conformance: 'headers',
+  unknown_resource: 'unknown',
+  ensure_resource_availability: 'available',
+  round_trip: 'trip',
+  use_after_free: 'deleted',
 };
 
 /** Failures grouped by operation, class and message: one line per distinct defect, with a count. */
@@ -74,6 +79,7 @@ export function junitReport(result: RunResult): string {
   const cases: string[] = [];
   let failed = 0;
   let skippedCount = 0;
+  const skipReasons = new Map(result.skipped.map((s) => [s.operationId, s.reason]));
   for (const [operationId, tally] of result.tally) {
     for (const check of CHECK_CLASSES) {
       const { passed, failed: failedChecks } = tally.checks[check];
@@ -85,7 +91,9 @@ export function junitReport(result: RunResult): string {
         body = `<failure message="${xml(`${failedChecks} of ${passed + failedChecks} ${check} checks failed`)}">${xml(details.join('\n\n'))}</failure>`;
       } else if (!passed) {
         skippedCount++;
-        body = '<skipped message="no request of this operation applied this check"/>';
+        // An operation left out says why (--skip's reason, --include/--exclude, --read-only).
+        const reason = skipReasons.has(operationId) && !tally.requests ? `operation skipped: ${skipReasons.get(operationId)}` : 'no request of this operation applied this check';
+        body = `<skipped message="${xml(reason)}"/>`;
       }
       cases.push(`    <testcase classname="${xml(operationId)}" name="${check}" assertions="${passed + failedChecks}">${body}</testcase>`);
     }

@@ -2,16 +2,18 @@
 // in phases (safe operations, destructive ones, then those that can end the check's own sessions), each
 // answer judged in every class. Bounded by a request count, a per-request timeout and a wall-clock limit.
 import { CaseBuilder, type Case } from './cases';
-import { CHECK_CLASSES, createResponseValidator, judge, type CheckClass, type CheckResult } from './checks';
+import { CHECK_CLASSES, createResponseValidator, judge, type Answer, type CheckClass, type CheckResult } from './checks';
 import { loadContract, type Operation } from './contract';
 import { findString, signInOperation, type Credential, type CredentialOptions } from './credentials';
 import { abbreviateRuns, curlOf, send, type RawRequest } from './http-client';
 import { createRequestValidity } from './request-validity';
 import { ResourcePool } from './resources';
+import { findFlows, runFlow } from './stateful';
 
 export interface RunOptions extends CredentialOptions {
   url: string;
-  contractFile: string;
+  /** The bundled contract: a file, or its text. */
+  contractFile: string | { text: string };
   seed: number;
   requests: number;
   concurrency: number;
@@ -19,6 +21,14 @@ export interface RunOptions extends CredentialOptions {
   maxSeconds: number;
   /** operationIds to leave out, each with the reason (counted and reported). */
   skip: Record<string, string>;
+  /** Selectors (`tag:NAME`, `method:GET`, `operation:ID` or a bare operationId): only operations matching one. */
+  include?: string[];
+  /** Selectors of operations to leave out. */
+  exclude?: string[];
+  /** Only operations that cannot change data (GET, HEAD, OPTIONS); no stateful flows. Sign-ins still happen. */
+  readOnly?: boolean;
+  /** Delete operations that keep the resource readable, besides those the contract marks `x-soft-delete`. */
+  softDeletes?: string[];
   /** Ids the destructive phases leave alone (e.g. the device whose credential is among the tokens). */
   protectedIds?: string[];
   log: (line: string) => void;
@@ -58,6 +68,47 @@ export const SESSION_ENDING = new Set(['changePassword', 'updateProfile', 'force
 /** Labels of the mutations that found defects before: kept even when a small budget must leave cases out. */
 const PRIORITY = /prototype|__proto__|constructor|toString|Content-Type|multipart|JSON|UTF-8|%ff|empty body|twice|huge|very long/;
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether an operation matches a selector: `tag:NAME`, `method:GET`, `operation:ID` or a bare operationId. */
+export function matches(operation: Operation, selector: string): boolean {
+  const colon = selector.indexOf(':');
+  const [kind, value] = colon > 0 ? [selector.slice(0, colon), selector.slice(colon + 1)] : ['operation', selector];
+  switch (kind) {
+    case 'tag':
+      return operation.tags.some((tag) => tag.toLowerCase() === value.toLowerCase());
+    case 'method':
+      return operation.method === value.toUpperCase();
+    case 'operation':
+      return operation.operationId === value;
+    default:
+      throw new Error(`unknown selector "${selector}": use tag:NAME, method:GET or operation:ID`);
+  }
+}
+
+/** The operations a run walks, and those it leaves out with the reason: --skip, --include, --exclude, --read-only. */
+export function selectOperations(
+  operations: Operation[],
+  { skip = {}, include = [], exclude = [], readOnly = false }: Pick<RunOptions, 'skip' | 'include' | 'exclude' | 'readOnly'>,
+): { selected: Operation[]; skipped: { operationId: string; reason: string }[] } {
+  for (const selector of [...include, ...exclude]) {
+    if (!operations.some((o) => matches(o, selector))) throw new Error(`no operation of the contract matches "${selector}"`);
+  }
+  const selected: Operation[] = [];
+  const skipped: { operationId: string; reason: string }[] = [];
+  for (const operation of operations) {
+    const excludedBy = exclude.find((selector) => matches(operation, selector));
+    let reason: string | null = null;
+    if (operation.operationId in skip) reason = skip[operation.operationId];
+    else if (include.length && !include.some((selector) => matches(operation, selector))) reason = `not included (--include ${include.join(', ')})`;
+    else if (excludedBy) reason = `excluded (--exclude ${excludedBy})`;
+    else if (readOnly && !READ_METHODS.has(operation.method)) reason = `--read-only: ${operation.method} can change data`;
+    if (reason) skipped.push({ operationId: operation.operationId, reason });
+    else selected.push(operation);
+  }
+  return { selected, skipped };
+}
+
 function phaseOf(operation: Operation): number {
   if (operation.operationId === 'logout') return 3;
   if (SESSION_ENDING.has(operation.operationId)) return 2;
@@ -65,11 +116,17 @@ function phaseOf(operation: Operation): number {
   return 0;
 }
 
-/** Up to `quota` cases, valid and auth cases first, then the priority mutations, the rest evenly spaced. */
+/**
+ * Up to `quota` cases: the first valid request and the unknown id first, then the other valid and auth cases,
+ * the priority mutations, the rest evenly spaced. (The run does not pass the x-roles matrix through here: it
+ * sends every auth case whatever the budget.)
+ */
 export function chooseCases(cases: Case[], quota: number): Case[] {
   if (cases.length <= quota) return cases;
-  const rank = (c: Case) => (c.kind === 'valid' && !c.label.includes(':') && !c.label.startsWith('random') ? 0 : c.kind === 'auth' ? 1 : PRIORITY.test(c.label) ? 2 : 3);
-  const groups = [0, 1, 2, 3].map((r) => cases.filter((c) => rank(c) === r));
+  const firstValid = cases.find((c) => c.kind === 'valid');
+  const rank = (c: Case) =>
+    c === firstValid || c.expectation === 'absent' ? 0 : c.kind === 'valid' && !c.label.includes(':') && !c.label.startsWith('random') ? 1 : c.kind === 'auth' ? 2 : PRIORITY.test(c.label) ? 3 : 4;
+  const groups = [0, 1, 2, 3, 4].map((r) => cases.filter((c) => rank(c) === r));
   const chosen: Case[] = [];
   for (const group of groups) {
     const room = quota - chosen.length;
@@ -92,6 +149,7 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
   // The URL is the server; the contract's server path (`/api`) is added unless the URL already ends with it.
   if (contract.basePath && !base.pathname.replace(/\/$/, '').endsWith(contract.basePath)) base.pathname = base.pathname.replace(/\/$/, '') + contract.basePath;
   const validatorFor = createResponseValidator(contract);
+  const headerValidatorFor = createResponseValidator(contract, true);
   const validity = createRequestValidity(contract.document);
   const pool = new ResourcePool(contract.operations, contract.basePath);
   const tally = new Map<string, OperationTally>(contract.operations.map((o) => [o.operationId, emptyTally()]));
@@ -101,17 +159,19 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
   let stoppedEarly: string | null = null;
 
   const credentials = new Map<string, Credential>();
+  // Reproductions show the headers as sent, the real tokens as $TOKEN.
+  const secrets = () => [...credentials.values()].map((c) => c.token);
   const record = (operation: Operation, label: string, request: RawRequest, status: number | null, results: CheckResult[], excerpt: string) => {
     const entry = tally.get(operation.operationId)!;
     entry.requests++;
     for (const result of results) {
       if (result.check === ('transport' as CheckClass)) continue;
       entry.checks[result.check][result.ok ? 'passed' : 'failed']++;
-      if (!result.ok) failures.push({ operationId: operation.operationId, check: result.check, message: result.message ?? '', label, status, curl: curlOf(base, request), answerExcerpt: excerpt });
+      if (!result.ok) failures.push({ operationId: operation.operationId, check: result.check, message: result.message ?? '', label, status, curl: curlOf(base, request, secrets()), answerExcerpt: excerpt });
     }
   };
 
-  const execute = async (c: Case): Promise<unknown> => {
+  const execute = async (c: Case, extra?: (answer: Answer, parsed: unknown) => CheckResult[]): Promise<{ status: number; parsed: unknown } | null> => {
     const headers = { ...c.request.headers };
     if ('role' in c.auth) {
       const credential = credentials.get(c.auth.role);
@@ -122,14 +182,13 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
     const sent = await send(base, request, options.timeoutMs);
     if (!sent.answer) {
       // No answer at all (reset or stalled past the timeout) is a server failure as a client sees it.
-      record(c.operation, c.label, c.request, null, [{ check: 'not_a_server_error', ok: false, message: `no answer: ${sent.error}` }], '');
-      return undefined;
+      record(c.operation, c.label, request, null, [{ check: 'not_a_server_error', ok: false, message: `no answer: ${sent.error}` }], '');
+      return null;
     }
-    const results = judge(c.operation, c.expectation, sent.answer, validatorFor);
+    const results = judge(c.operation, c.expectation, sent.answer, validatorFor, headerValidatorFor);
     // Binary answers (images, parameter sets) are named, not printed.
     const textual = /json|text|xml/.test(sent.answer.contentType);
     const text = textual ? abbreviateRuns(sent.answer.body.subarray(0, 9000).toString('utf8')).slice(0, 400) : `<${sent.answer.body.length} bytes of ${sent.answer.contentType || 'no content type'}>`;
-    record(c.operation, `${c.label} (as ${'role' in c.auth ? c.auth.role : 'none' in c.auth ? 'no credentials' : c.auth.header.split(' ')[0]})`, c.request, sent.answer.status, results, text);
     let parsed: unknown;
     if (sent.answer.contentType.includes('json')) {
       try {
@@ -139,7 +198,9 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
       }
       pool.harvest(c.operation, sent.answer.status, parsed);
     }
-    return parsed;
+    if (extra) results.push(...extra(sent.answer, parsed));
+    record(c.operation, `${c.label} (as ${'role' in c.auth ? c.auth.role : 'none' in c.auth ? 'no credentials' : c.auth.header.split(' ')[0]})`, request, sent.answer.status, results, text);
+    return { status: sent.answer.status, parsed };
   };
 
   const runAll = async (cases: Case[], concurrency: number) => {
@@ -204,13 +265,9 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
     options.seed,
   );
 
-  const operations = contract.operations.filter((o) => {
-    if (o.operationId in options.skip) {
-      skipped.push({ operationId: o.operationId, reason: options.skip[o.operationId] });
-      return false;
-    }
-    return true;
-  });
+  const selection = selectOperations(contract.operations, options);
+  const operations = selection.selected;
+  skipped.push(...selection.skipped);
 
   // 2. Discovery: read-only operations, listings first, a few rounds so nested resources are found.
   const discovered = new Set<string>();
@@ -224,10 +281,33 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
   }
   options.log(`Resources: ${pool.summary()}`);
 
-  // 3. The phases, each operation with an equal share of the remaining budget.
-  const remaining = Math.max(0, options.requests - requests);
-  // Rounded up, so the run sends at least the requested number.
-  const quota = Math.max(1, Math.ceil(remaining / Math.max(1, operations.length)));
+  // 3. Stateful flows (create → read → update → read → delete → read), unless the run must not change data.
+  const flows = options.readOnly ? [] : findFlows(operations).filter((f) => [f.read, f.update, f.remove].every((o) => !o || operations.includes(o)));
+  for (const flow of flows) {
+    const missed = await runFlow(flow, {
+      document: contract.document,
+      softDeletes: new Set([...(options.softDeletes ?? []), ...contract.operations.filter((o) => o.softDelete).map((o) => o.operationId)]),
+      plain: (operation, path, label, value) => builder.plain(operation, path, label, value),
+      bodyValues: (operation) => builder.bodyValues(operation),
+      randomBodyValue: (operation, index) => builder.randomBodyValue(operation, index),
+      pathValues: (operation) => pool.pathValues(operation, false),
+      execute,
+      log: options.log,
+    });
+    if (missed) options.log(`Stateful ${flow.create.operationId} → ${flow.read.operationId}: not run (${missed})`);
+  }
+
+  // 4. The phases. The x-roles matrix is sent in full whatever the budget; the rest of the budget is shared
+  // evenly by the operations a role the check holds may call (the others have nothing but the matrix).
+  // The x-roles matrix of every operation runs first, while every session is alive: a correct server
+  // refuses those requests, so even destructive operations change nothing there.
+  const authCases = new Map(operations.map((o) => [o.operationId, builder.deterministic(o).filter((c) => c.kind === 'auth')]));
+  const authTotal = [...authCases.values()].reduce((sum, list) => sum + list.length, 0);
+  const callable = operations.filter((o) => builder.random(o, 0) !== null);
+  const remaining = Math.max(0, options.requests - requests - authTotal);
+  // Rounded up, so the run sends at least the requested number; two at the least, so that even a small
+  // budget sends each operation's first valid request and its unknown id.
+  const quota = Math.max(2, Math.ceil(remaining / Math.max(1, callable.length)));
   /** An operation's cases: deterministic ones first, then random ones up to `size`. */
   const casesFor = (operation: Operation, kinds: (kind: Case['kind']) => boolean, size: number) => {
     const chosen = chooseCases(builder.deterministic(operation).filter((c) => kinds(c.kind)), size);
@@ -238,15 +318,12 @@ export async function runCheck(options: RunOptions): Promise<RunResult> {
     }
     return chosen;
   };
-  // The x-roles matrix of every operation runs first, while every session is alive: a correct server
-  // refuses those requests, so even destructive operations change nothing there.
-  const authCases = new Map(operations.map((o) => [o.operationId, chooseCases(builder.deterministic(o).filter((c) => c.kind === 'auth'), Math.ceil(quota / 3))]));
   for (const phase of [0, 1, 2, 3]) {
     // Later phases build their requests when they start, with the ids the check created or may change.
     destructive = phase > 0;
     const lists = operations
       .filter((o) => phaseOf(o) === phase)
-      .map((o) => casesFor(o, (kind) => kind !== 'auth', quota - authCases.get(o.operationId)!.length));
+      .map((o) => casesFor(o, (kind) => kind !== 'auth', quota));
     if (phase === 0) lists.push(...authCases.values());
     // Interleaved, so concurrent requests spread over operations instead of hammering one.
     const interleaved: Case[] = [];
