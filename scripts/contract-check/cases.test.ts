@@ -53,5 +53,6 @@ describe('CaseBuilder', () => {
     const targets = (seed: number) => Array.from({ length: 6 }, (_, i) => builder(seed).random(operation('listPatients'), i)!.request.target);
     expect(targets(7)).toEqual(targets(7));
     expect(targets(7)).not.toEqual(targets(8));
-  });
+    // 18 random cases from the whole contract's schemas: about 5 s on a busy 2-core machine.
+  }, 30_000);
 });
