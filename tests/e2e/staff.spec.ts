@@ -73,7 +73,9 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await chooseRadio(page.getByRole('radio', { name: f.roles.clinic_nurses }));
   await expect(page.getByLabel(f.physicianName)).toBeHidden();
   await page.getByRole('button', { name: f.saveDraft }).click();
-  await expect(page.getByText(texts.api['user.added'])).toBeVisible();
+  // Not "user added": the toast says that no invitation went out.
+  await expect(page.getByText(texts.api['user.draft_saved'])).toBeVisible();
+  await expect(page.getByText(texts.api['user.added'])).toBeHidden();
   await search(page, texts, nurse.last);
   await expect(rowOf(page, nurse.last)).toContainText(s.status.creation_in_progress);
   await expect(rowOf(page, nurse.last)).toContainText(s.inviteStatus.creation_in_progress);

@@ -27,7 +27,7 @@ import { Select } from '@/components/select';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { ApiError } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
-import { SERVER_FIELDS, settingsFormOf, settingsFormSchema, settingsOf, type SettingsFormValues } from './settings-form';
+import { DEFAULT_SECURITY_SETTINGS, SERVER_FIELDS, settingsFormOf, settingsFormSchema, settingsOf, type SettingsFormValues } from './settings-form';
 import { UserPicker } from './user-picker';
 import './security-settings.css';
 import './icons';
@@ -209,7 +209,7 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
   const validationMessage = useValidationMessage();
   const [forcing, setForcing] = useState(false);
   const [stopping, setStopping] = useState(false);
-  const ids = { strength: useId(), scope: useId(), picker: useId(), overdueTitle: useId(), overdueText: useId(), rememberDays: useId() };
+  const ids = { strength: useId(), scope: useId(), picker: useId(), overdueTitle: useId(), overdueText: useId(), rememberDays: useId(), defaultsNote: useId() };
   const {
     control,
     handleSubmit,
@@ -238,6 +238,7 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
   });
   const [renewalOn, logoutOn, scope] = watch(['renewalOn', 'logoutOn', 'scope']);
   const renewalSaved = savedSettings.password_renewal_interval != null;
+  const showsDefaults = sameSettings(settingsOf(watch()), DEFAULT_SECURITY_SETTINGS);
 
   // Before saving renewal rules, the admin learns how many passwords they make overdue (their own included) and
   // until when those still work (issue 27, defect 9).
@@ -384,7 +385,24 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
                   {t('discard')}
                 </Button>
               )}
+              {/* Fills the form only: nothing applies until saved, and "Discard changes" takes it back. */}
+              <Button
+                size="large"
+                variant="minimal"
+                icon="reset"
+                disabled={update.isPending || showsDefaults}
+                aria-describedby={ids.defaultsNote}
+                onClick={() => {
+                  reset(settingsFormOf(DEFAULT_SECURITY_SETTINGS), { keepDefaultValues: true });
+                  notify({ intent: 'primary', message: t('defaults.filled') });
+                }}
+              >
+                {t('defaults.restore')}
+              </Button>
             </div>
+            <p id={ids.defaultsNote} className="mp-muted-text">
+              {t('defaults.note')}
+            </p>
           </form>
           <Card className="mp-security-card mp-security-actions">
             <h2 className="mp-card-title">{t('actions.title')}</h2>
@@ -441,6 +459,14 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
       </Alert>
     </>
   );
+}
+
+/** Whether two settings apply the same rules (the order of two-factor roles aside). */
+function sameSettings(a: SecuritySettings, b: SecuritySettings): boolean {
+  const normal = (settings: SecuritySettings) => ({ ...settings, users: settings.users ?? [], two_factor_roles: [...(settings.two_factor_roles ?? [])].sort() });
+  // A number being typed that is not one yet (NaN) is no default, though JSON would write it as null.
+  const text = (settings: SecuritySettings) => JSON.stringify(normal(settings), (_key, value: unknown) => (Number.isNaN(value) ? 'NaN' : value));
+  return text(a) === text(b);
 }
 
 /** A strength level with what it demands. */
