@@ -1,7 +1,7 @@
 import { Alert, Button, Callout, Card, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, Spinner, Switch } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
@@ -218,6 +218,11 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
     watch,
     formState: { errors, isDirty },
   } = useForm<SettingsFormValues>({ resolver, defaultValues: settingsFormOf(savedSettings) });
+
+  // Settings read anew (a reload shows the cached ones first, then the server's) replace an untouched form.
+  useEffect(() => {
+    if (!isDirty) reset(settingsFormOf(savedSettings));
+  }, [savedSettings, isDirty, reset]);
 
   const saved = (answer: SecuritySettingsResponse) => {
     queryClient.setQueryData(getGetClinicSettingsQueryKey(), answer);
