@@ -37,9 +37,10 @@ describe('isAcceptableAvatar', () => {
 });
 
 describe('avatarProblem', () => {
-  it('names a file too large with its size, rounded up to a tenth of a MB', async () => {
+  it('names a file too large with its size to a tenth of a MB, just over the limit as 3.1', async () => {
     expect(await avatarProblem(fileOf(PNG_HEADER, Math.round(4.2 * 1024 * 1024), 'big.png'))).toEqual({ kind: 'tooLarge', megabytes: 4.2 });
     expect(await avatarProblem(fileOf(PNG_HEADER, AVATAR_MAX_BYTES + 1, 'a.png'))).toEqual({ kind: 'tooLarge', megabytes: 3.1 });
+    expect(await avatarProblem(fileOf(PNG_HEADER, 4 * 1024 * 1024 + 8, 'a.png'))).toEqual({ kind: 'tooLarge', megabytes: 4 });
   });
 
   it('names a GIF, a text file and an empty file a wrong format', async () => {

@@ -16,7 +16,7 @@ const LONGEST_SIGNATURE = Math.max(...Object.values(SIGNATURES).map((signature) 
 
 /**
  * Why a file is no avatar, so that the admin learns what to change: too large (with its size in MB of 1024 × 1024
- * bytes, rounded up to one decimal, so that a file just over the limit never reads "3.0 MB"), or not a PNG or
+ * bytes, to one decimal, and a file just over the limit at least "3.1 MB", never "3.0 MB"), or not a PNG or
  * JPEG (an empty file included). Null for a file that will do.
  */
 export type AvatarProblem = { kind: 'tooLarge'; megabytes?: number } | { kind: 'format' };
@@ -30,7 +30,7 @@ export function avatarRefusal(error: { status?: number }): AvatarProblem | null 
 const MB = 1024 * 1024;
 
 export async function avatarProblem(file: Blob): Promise<AvatarProblem | null> {
-  if (file.size > AVATAR_MAX_BYTES) return { kind: 'tooLarge', megabytes: Math.ceil((file.size / MB) * 10) / 10 };
+  if (file.size > AVATAR_MAX_BYTES) return { kind: 'tooLarge', megabytes: Math.max(Math.round((file.size / MB) * 10) / 10, 3.1) };
   if (file.size === 0) return { kind: 'format' };
   const head = new Uint8Array(await file.slice(0, LONGEST_SIGNATURE).arrayBuffer());
   const image = Object.values(SIGNATURES).some((signature) => signature.every((byte, index) => head[index] === byte));

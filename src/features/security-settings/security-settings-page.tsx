@@ -399,7 +399,7 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
                 aria-describedby={ids.defaultsNote}
                 onClick={() => {
                   reset(settingsFormOf(DEFAULT_SECURITY_SETTINGS), { keepDefaultValues: true });
-                  notify({ intent: 'primary', message: t('defaults.filled') });
+                  notify({ intent: 'success', message: t('defaults.filled') });
                 }}
               >
                 {t('defaults.restore')}
