@@ -99,10 +99,10 @@ export function installBodyRules(
       const multipart = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data';
       // A form with an avatar (not the exam upload) is refused as its avatar would be, under the field.
       const form = multipart && request.routeOptions.bodyLimit === FORM_BODY_LIMIT;
-      const key: MessageKey = form ? 'avatar.invalid_format' : multipart ? 'upload.too_large' : 'request.too_large';
+      const key: MessageKey = form ? 'avatar.too_large' : multipart ? 'upload.too_large' : 'request.too_large';
       const fields: Record<string, MessageKey[]> = form ? { avatar: [key] } : {};
       // The client is still sending what will never be read: closing tells it to stop.
-      throw new HttpError(413, form ? 'avatar.too_large' : key, key, {}, fields, {}, { Connection: 'close' });
+      throw new HttpError(413, key, key, {}, fields, {}, { Connection: 'close' });
     }
     if (request.method === 'GET' || request.method === 'HEAD') return;
     if (exempt.includes(request.routeOptions.url ?? '')) return;

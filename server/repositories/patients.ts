@@ -348,7 +348,7 @@ export async function replacePatientsInNotifications(
 ): Promise<void> {
   await sql`
     update notifications
-    set params = (params - 'patientId' - 'patient' - 'reason') || jsonb_build_object('erased', 1)
+    set params = (params - 'patientId' - 'patient' - 'reason') || jsonb_build_object('erased', 1), link = null
     where clinic_id = ${clinicId}
       and (params->>'patientId' in (${sql.join(ids)}) or params->>'patient' in (${sql.join(labels)}))
   `.execute(db);

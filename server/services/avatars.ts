@@ -22,7 +22,8 @@ function imageTypeOf(data: Buffer): AvatarUpload['type'] | null {
   return null;
 }
 
-export const avatarTooLarge = () => new HttpError(413, 'avatar.too_large', 'avatar.invalid_format', {}, { avatar: ['avatar.invalid_format'] });
+// Too large and not an image are told apart (issue 30): the user learns which limit to meet.
+export const avatarTooLarge = () => new HttpError(413, 'avatar.too_large', 'avatar.too_large', {}, { avatar: ['avatar.too_large'] });
 
 /**
  * An avatar part as it arrives, refused as soon as it grows past the limit: never more than 3 MB in memory,

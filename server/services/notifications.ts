@@ -65,7 +65,17 @@ export function renderNotification(lang: Lang, event: string, params: Record<str
   // Once its patient is erased, a notification keeps neither the name nor the reason (the erasure marks it
   // `erased`): its message says so instead of leaving gaps.
   const erasedMessage = `notification.${event}.erased`;
-  const message = (params.erased ? (isMessageKey(erasedMessage) ? erasedMessage : 'notification.erased_patient') : `notification.${event}.message`) as MessageKey;
+  // A notification worded for IT admins (no clinical details: `audience: 'it_admin'`) has a message of its own.
+  const audienceMessage = `notification.${event}.${String(params.audience)}`;
+  const message = (
+    params.erased
+      ? isMessageKey(erasedMessage)
+        ? erasedMessage
+        : 'notification.erased_patient'
+      : params.audience && isMessageKey(audienceMessage)
+        ? audienceMessage
+        : `notification.${event}.message`
+  ) as MessageKey;
   const worded = Object.fromEntries(
     Object.entries(params).map(([name, value]) =>
       name.endsWith('Key') && typeof value === 'string' && isMessageKey(value) ? [name.slice(0, -'Key'.length), translate(lang, value)] : [name, value],

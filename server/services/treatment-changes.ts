@@ -102,7 +102,15 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
     // `patientId` lets the erasure of the patient blank the name and the reason in these notifications.
     const params = { reporter: reporterName, number: row.number, patient: patientLabel(row), reason, patientId: row.patient_id };
     const inTx = { ...notifications.ctx, db: tx };
-    await notify(inTx, { clinicId: actor.clinicId, to: { role: 'clinic_it_admins' }, event: 'issue_reported', params });
+    // IT admins open no clinical records: they learn who reported which session, not the patient's name or the
+    // clinical reason, and the link leads to the patient's entry in the admin patient list (issue 30).
+    await notify(inTx, {
+      clinicId: actor.clinicId,
+      to: { role: 'clinic_it_admins' },
+      event: 'issue_reported',
+      params: { reporter: reporterName, number: row.number, patientId: row.patient_id, audience: 'it_admin' },
+      link: `/admin/patient-list/active?search=${encodeURIComponent(row.second_name)}`,
+    });
     if (row.created_by && row.created_by !== actor.userId) {
       const uploader = await repository.uploaderOf(tx, row.created_by);
       // An uploader who has become an IT admin since was told above already.

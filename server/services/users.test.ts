@@ -132,7 +132,7 @@ describe('adding users and invites', () => {
 
   it('a draft gets no invite until it is confirmed', async () => {
     const { user, message } = await addStaff(server.ctx, admin, newStaff({ draft: true }));
-    expect(message).toBe('user.added');
+    expect(message).toBe('user.draft_saved');
     expect(user).toMatchObject({ status: 'creation_in_progress', inviteExpiresAt: null });
     const confirmed = await updateUser(server.ctx, admin, user.id, { ...NO_EDIT, confirmDraft: true });
     expect(confirmed.message).toBe('invite.sent');

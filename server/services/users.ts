@@ -245,7 +245,7 @@ export async function createUser(ctx: AppContext, actor: Actor, input: NewStaff)
   }
   if (!input.draft) await issueInvite(ctx, created, actor.lang);
   announce(ctx, [event('users.changed', actor.clinicId, { userIds: [created.id] })]);
-  return { user: await userOf(ctx.db, actor.clinicId, created.id), message: input.draft ? 'user.added' : 'invite.sent' };
+  return { user: await userOf(ctx.db, actor.clinicId, created.id), message: input.draft ? 'user.draft_saved' : 'invite.sent' };
 }
 
 /** An edit of a user: fields left undefined stay as they are. */
@@ -327,7 +327,8 @@ export async function updateUser(ctx: AppContext, actor: Actor, id: string, inpu
   // Invites: an open invite follows a new address; a confirmed draft is invited now.
   const openInvite = user.status === 'pending' || user.status === 'invite_expired';
   const confirmDraft = user.status === 'creation_in_progress' && input.confirmDraft;
-  let message: MessageKey = 'user.updated';
+  // A draft saved again is still a draft: the admin hears that no invitation went out.
+  let message: MessageKey = user.status === 'creation_in_progress' ? 'user.draft_saved' : 'user.updated';
   if (confirmDraft) {
     await issueInvite(ctx, { id: user.id, email: email ?? user.email, first_name: firstName ?? user.first_name, clinic_id: actor.clinicId }, actor.lang);
     await audit(db, actor, { action: 'user.send_invite', outcome: 'success', targetType: 'user', targetId: user.id });

@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { getGetProfileQueryKey } from '@generated/hooks/profile/profile';
 import { Dialog } from '@/components/dialog';
 import { useSignOut } from '@/features/auth/use-sign-out';
-import { useNotify } from '@/components/notifications';
 import { readStorage, writeStorage } from '@/lib/auth-storage';
 import { idlePhase, LAST_ACTIVITY_KEY, latestActivity, type IdlePhase } from './idle-timer';
 
@@ -64,12 +63,11 @@ function useIdlePhase(idleMs: number): { phase: IdlePhase; stayActive: () => voi
 
 /**
  * Idle logout (issue 4, docs/security.md): after the clinic's interval without activity the user is signed out,
- * with a warning shortly before that offers to stay.
+ * with a warning shortly before that offers to stay; the sign-in page then tells them why.
  */
 export function IdleLogout({ idleSeconds }: { idleSeconds: number }) {
   const { t } = useTranslation();
-  const notify = useNotify();
-  const { signOut } = useSignOut();
+  const { signOut, signOutIdle } = useSignOut();
   const { phase, stayActive } = useIdlePhase(idleSeconds * 1000);
   const expired = phase.phase === 'expired';
   const signedOut = useRef(false);
@@ -77,14 +75,9 @@ export function IdleLogout({ idleSeconds }: { idleSeconds: number }) {
   useEffect(() => {
     if (!expired || signedOut.current) return;
     signedOut.current = true;
-    notify({
-      intent: 'danger',
-      title: t('idleLogout.signedOutTitle'),
-      message: t('idleLogout.signedOut', { minutes: Math.round(idleSeconds / 60) }),
-      duration: 0,
-    });
-    signOut();
-  }, [expired, idleSeconds, notify, signOut, t]);
+    // /sign-in says why (a notification would be gone, or cover the form, by the time the user comes back).
+    signOutIdle();
+  }, [expired, signOutIdle]);
 
   return (
     <Dialog

@@ -27,7 +27,8 @@ export const paths = {
   home: { path: '/', getHref: () => '/' },
 
   auth: {
-    signIn: { path: '/sign-in', getHref: () => '/sign-in' },
+    // After an idle logout (src/app/idle-logout.tsx) the page says why: ?signedOut=idle.
+    signIn: { path: '/sign-in', getHref: (signedOut?: 'idle') => withQuery('/sign-in', { signedOut }) },
     resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
     newPassword: {
       path: '/new-password',

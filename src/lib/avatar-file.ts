@@ -14,9 +14,30 @@ const SIGNATURES = {
 
 const LONGEST_SIGNATURE = Math.max(...Object.values(SIGNATURES).map((signature) => signature.length));
 
+/**
+ * Why a file is no avatar, so that the admin learns what to change: too large (with its size in MB of 1024 × 1024
+ * bytes, to one decimal, and a file just over the limit at least "3.1 MB", never "3.0 MB"), or not a PNG or
+ * JPEG (an empty file included). Null for a file that will do.
+ */
+export type AvatarProblem = { kind: 'tooLarge'; megabytes?: number } | { kind: 'format' };
+
+/** The server's refusal of a picture (413 too large, without the size it did not read; 415 not an image), else null. */
+export function avatarRefusal(error: { status?: number }): AvatarProblem | null {
+  if (error.status === 413) return { kind: 'tooLarge' };
+  return error.status === 415 ? { kind: 'format' } : null;
+}
+
+const MB = 1024 * 1024;
+
+export async function avatarProblem(file: Blob): Promise<AvatarProblem | null> {
+  if (file.size > AVATAR_MAX_BYTES) return { kind: 'tooLarge', megabytes: Math.max(Math.round((file.size / MB) * 10) / 10, 3.1) };
+  if (file.size === 0) return { kind: 'format' };
+  const head = new Uint8Array(await file.slice(0, LONGEST_SIGNATURE).arrayBuffer());
+  const image = Object.values(SIGNATURES).some((signature) => signature.every((byte, index) => head[index] === byte));
+  return image ? null : { kind: 'format' };
+}
+
 /** True for a non-empty PNG or JPEG image of at most 3 MB. */
 export async function isAcceptableAvatar(file: Blob): Promise<boolean> {
-  if (file.size === 0 || file.size > AVATAR_MAX_BYTES) return false;
-  const head = new Uint8Array(await file.slice(0, LONGEST_SIGNATURE).arrayBuffer());
-  return Object.values(SIGNATURES).some((signature) => signature.every((byte, index) => head[index] === byte));
+  return (await avatarProblem(file)) === null;
 }

@@ -78,8 +78,17 @@ test('deletion requests: restore one, erase another for good; archive and unarch
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText(`Erased ${tag}, Ida`);
   await expect(dialog).toContainText(a.erasePermanent);
+  // What goes with the patient: the session of the exam file.
+  await expect(dialog).toContainText(fill(a.eraseSessions_one, { count: 1 }).trim());
+  // The button waits for the patient's name, typed.
+  const eraseButton = dialog.getByRole('button', { name: fill(a.confirm.erase_one, { count: 1 }) });
+  const typedName = dialog.getByLabel(fill(a.eraseTypeName, { name: `Erased ${tag}, Ida` }));
+  await expect(eraseButton).toBeDisabled();
+  await typedName.fill(`Erased ${tag}`);
+  await expect(eraseButton).toBeDisabled();
   await expectNoAxeViolations(page);
-  await dialog.getByRole('button', { name: fill(a.confirm.erase_one, { count: 1 }) }).click();
+  await typedName.fill(`erased ${tag}, ida`);
+  await eraseButton.click();
   await expect(page.getByText(texts.api['patient.erased'])).toBeVisible();
   await expect(page.getByText(a.noMatch)).toBeVisible();
   expect(await storedCopyExists(erased.file.buffer)).toBe(false);

@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
 import { DEMO_CLINIC, expect, test } from './fixtures';
 import { setCheckbox } from './form-controls';
+import { settledBoxes, verticalGap } from './layout';
 import { signInToHome } from './session';
 import { fill, withoutTags, type Texts } from './texts';
 
@@ -46,8 +47,7 @@ test('an invite e-mail leads to account approval: bad passwords and a missing EU
   // Before anything is typed, nothing is ticked; the hints keep their distance from the field.
   await expectHints(page, texts, [...STANDARD_HINTS]);
   const hints = page.locator('.mp-password-hints');
-  const gap = (await hints.boundingBox())!.y - ((await password.boundingBox())!.y + (await password.boundingBox())!.height);
-  expect(gap).toBeGreaterThanOrEqual(8);
+  expect(await verticalGap(page, password, hints)).toBeGreaterThanOrEqual(8);
 
   // Too short, no capital, no number; nothing accepted.
   await password.fill('short');
@@ -59,9 +59,9 @@ test('an invite e-mail leads to account approval: bad passwords and a missing EU
   await shows(common.validation.privacyRequired);
   // The field's error sits right under the field, above the hints.
   const error = page.getByText(common.validation.invalidPassword, { exact: true });
-  const [field, message, list] = [await password.boundingBox(), await error.boundingBox(), await hints.boundingBox()];
-  expect(message!.y).toBeGreaterThanOrEqual(field!.y + field!.height);
-  expect(message!.y + message!.height).toBeLessThanOrEqual(list!.y);
+  const [field, message, list] = await settledBoxes(page, password, error, hints);
+  expect(message.y).toBeGreaterThanOrEqual(field.y + field.height);
+  expect(message.y + message.height).toBeLessThanOrEqual(list.y);
   await expectNoAxeViolations(page);
 
   await password.fill('Journey+2026');

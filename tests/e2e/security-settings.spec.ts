@@ -170,3 +170,54 @@ test('a renewal that makes the admin’s own password overdue: warned before sav
     await page.unroute('**/api/**', expired);
   });
 });
+
+test('Restore defaults fills in the settings a new clinic starts with; they apply only once saved', async ({ page, staff, texts, clinicAdmin }) => {
+  const ss = texts.securitySettings;
+  await withClinicSettings(clinicAdmin, async () => {
+    const custom = await clinicAdmin.post('/api/clinic/settings', {
+      data: {
+        password_strength: 'advanced',
+        password_renewal_interval: null,
+        password_renewal_period: 'months',
+        user: 'all',
+        logout_time_interval: 45,
+        logout_time_period: 'minutes',
+        two_factor_roles: [],
+        remember_device_days: 7,
+      },
+    });
+    expect(custom.status(), await custom.text()).toBe(200);
+    await signInToHome(page, texts, await staff.create('clinic_it_admins'));
+    await page.getByRole('link', { name: texts.common.areas.securitySettings }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ss.title);
+
+    const restore = page.getByRole('button', { name: ss.defaults.restore });
+    const idleLogout = page.getByRole('checkbox', { name: ss.logout.on });
+    const standard = page.getByRole('radio', { name: new RegExp(ss.strength.standard.name) });
+    const rememberDays = page.getByLabel(ss.twoFactor.rememberDays);
+    await expect(idleLogout).toBeChecked();
+    await expect(restore).toHaveAccessibleDescription(ss.defaults.note);
+
+    await restore.click();
+    await expect(page.getByText(ss.defaults.filled)).toBeVisible();
+    await expect(standard).toBeChecked();
+    await expect(idleLogout).not.toBeChecked();
+    await expect(rememberDays).toHaveValue('0');
+    await expect(restore).toBeDisabled();
+    await expectNoAxeViolations(page);
+
+    // Not saved yet: the clinic keeps its settings until Save.
+    await page.reload();
+    await expect(idleLogout).toBeChecked();
+    await expect(page.getByLabel(ss.interval.signOutAfter)).toHaveValue('45');
+
+    await restore.click();
+    await page.getByRole('button', { name: ss.save }).click();
+    await expect(page.getByText(texts.api['clinic.settings_updated'])).toBeVisible();
+    await page.reload();
+    await expect(standard).toBeChecked();
+    await expect(idleLogout).not.toBeChecked();
+    await expect(rememberDays).toHaveValue('0');
+    await expect(restore).toBeDisabled();
+  });
+});

@@ -18,7 +18,7 @@ async function search(page: Page, texts: Texts, text: string): Promise<void> {
 
 const rowOf = (page: Page, name: string) => page.getByRole('table').getByRole('row').filter({ hasText: name });
 
-test('invite a physician, confirm a draft, resend an invite: the old link stops working', async ({ page, browser, staff, texts }) => {
+test('invite a physician, confirm a draft, resend an invite: the old link stops working', async ({ page, browser, staff, texts, lang }) => {
   // Three accounts, two browsers, four e-mails: longer than the default 30 s on a slow machine.
   test.setTimeout(90_000);
   const s = texts.staff;
@@ -40,9 +40,16 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await expect(page.getByText(texts.common.validation.invalidEmail)).toBeVisible();
   await page.getByLabel(f.email).fill(physician.email);
   await page.getByLabel(f.physicianName).fill(`Dr. ${physician.first} ${physician.last}`);
-  // A picture that is not a PNG or JPEG is refused before anything is sent.
+  // A picture that is not a PNG or JPEG, or too large, is refused before anything is sent, saying which it is.
   await page.getByLabel(f.avatar).setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
-  await expect(page.getByText(f.avatarInvalid)).toBeVisible();
+  await expect(page.getByText(f.avatarWrongFormat)).toBeVisible();
+  await page.getByLabel(f.avatar).setInputFiles({ name: 'me.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a picture') });
+  await expect(page.getByText(f.avatarWrongFormat)).toBeVisible();
+  const large = Buffer.alloc(Math.round(4.2 * 1024 * 1024));
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(large);
+  await page.getByLabel(f.avatar).setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: large });
+  await expect(page.getByText(fill(f.avatarTooLarge, { size: lang === 'de' ? '4,2' : '4.2' }))).toBeVisible();
+  await expect(page.getByText(f.avatarWrongFormat)).toBeHidden();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: f.confirmAndInvite }).click();
   await expect(page.getByText(texts.api['invite.sent'])).toBeVisible();
@@ -50,6 +57,9 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await search(page, texts, physician.last);
   await expect(rowOf(page, physician.last)).toContainText(s.status.pending);
   await expect(rowOf(page, physician.last)).toContainText(s.inviteStatus.pending);
+  // The link's expiry as every other date and time of the admin screens reads (English: "3 Dec 2026, 09:30").
+  const dateTime = lang === 'de' ? String.raw`\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}` : String.raw`\d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2}`;
+  await expect(rowOf(page, physician.last)).toContainText(new RegExp(fill(s.inviteExpires, { date: dateTime })));
 
   // The invitee approves through the mailed link; the list then shows them active.
   const invitee = await browser.newContext();
@@ -73,7 +83,9 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await chooseRadio(page.getByRole('radio', { name: f.roles.clinic_nurses }));
   await expect(page.getByLabel(f.physicianName)).toBeHidden();
   await page.getByRole('button', { name: f.saveDraft }).click();
-  await expect(page.getByText(texts.api['user.added'])).toBeVisible();
+  // Not "user added": the toast says that no invitation went out.
+  await expect(page.getByText(texts.api['user.draft_saved'])).toBeVisible();
+  await expect(page.getByText(texts.api['user.added'])).toBeHidden();
   await search(page, texts, nurse.last);
   await expect(rowOf(page, nurse.last)).toContainText(s.status.creation_in_progress);
   await expect(rowOf(page, nurse.last)).toContainText(s.inviteStatus.creation_in_progress);
@@ -220,4 +232,38 @@ test('IT admin rights are given only with the admin’s own password, in a dialo
   await expect(page).toHaveURL('/admin/it-clinic-admin');
   const notice = await mailedText(physician.email, texts.api['mail.it_admin_granted.subject']);
   expect(notice).toContain(`${admin.firstName} ${admin.lastName}`);
+});
+
+test('the bulk actions say why: one’s own account is left out, and Unarchive and Restore do the same for an archived user', async ({
+  page,
+  staff,
+  texts,
+  clinicAdmin,
+}) => {
+  const s = texts.staff;
+  const admin = await staff.create('clinic_it_admins');
+  const nurse = await staff.create('clinic_nurses', { family: 'Archived' });
+  const found = await clinicAdmin.get(`/api/users?search=${encodeURIComponent(nurse.lastName)}`);
+  const { data } = (await found.json()) as { data: { id: string; email: string }[] };
+  const archived = await clinicAdmin.post('/api/users/bulkUpdate', { data: { ids: [data.find((user) => user.email === nurse.email)!.id], action: 'archive' } });
+  expect(archived.status(), await archived.text()).toBe(200);
+  await signInToHome(page, texts, admin);
+  const actions = page.getByRole('group', { name: s.selection.actions });
+
+  // Only one's own row: every action is grey, and the page says why.
+  await page.goto(`/admin/it-clinic-admin?search=${encodeURIComponent(admin.lastName)}`);
+  await setCheckbox(page.getByRole('checkbox', { name: fill(s.selection.one, { name: `${admin.firstName} ${admin.lastName}` }) }), true);
+  await expect(page.getByText(s.selection.ownOnly)).toBeVisible();
+  for (const action of ['activate', 'deactivate', 'send_invite', 'archive', 'delete'] as const) {
+    await expect(actions.getByRole('button', { name: s.actions[action], exact: true })).toBeDisabled();
+  }
+  await expectNoAxeViolations(page);
+
+  // An archived user: both ways back are offered, and the page says that they do the same.
+  await page.goto(`/admin/physicians?search=${encodeURIComponent(nurse.lastName)}&status=archived`);
+  await setCheckbox(page.getByRole('checkbox', { name: fill(s.selection.one, { name: `${nurse.firstName} ${nurse.lastName}` }) }), true);
+  await expect(actions.getByRole('button', { name: s.actions.unarchive, exact: true })).toBeEnabled();
+  await expect(actions.getByRole('button', { name: s.actions.restore, exact: true })).toBeEnabled();
+  await expect(page.getByText(s.selection.unarchiveOrRestore)).toBeVisible();
+  await expect(page.getByText(s.selection.ownOnly)).toBeHidden();
 });

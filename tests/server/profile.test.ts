@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClinic, createUser, PASSWORD } from './fixtures';
 import { linkFromMail, startServer, testClock, type TestServer } from './helper';
 
-const INVALID_AVATAR = 'Invalid file format. Please upload a PNG, JPG or JPEG image of at most 3 MB.';
+const INVALID_AVATAR = 'Invalid file format: PNG, JPG or JPEG only.';
+const TOO_LARGE_AVATAR = 'The picture is too large: at most 3 MB.';
 
 // ---- a tiny valid PNG, made by hand: signature, IHDR, IDAT (zlib), IEND, each chunk with its CRC-32 ----
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -193,7 +194,7 @@ describe('avatar', () => {
     const big = Buffer.concat([png(1, 1, [1, 2, 3]), Buffer.alloc(4 * 1024 * 1024)]);
     const tooLarge = await update(token, form({ firstName: 'Changed' }, { avatar: [big, 'big.png', 'image/png'] }));
     expect(tooLarge.status).toBe(413);
-    expect(tooLarge.body).toMatchObject({ message: INVALID_AVATAR, errors: { avatar: [INVALID_AVATAR] } });
+    expect(tooLarge.body).toMatchObject({ code: 'avatar.too_large', message: TOO_LARGE_AVATAR, errors: { avatar: [TOO_LARGE_AVATAR] } });
 
     const fake = Buffer.from('this is text, not an image');
     const wrongType = await update(token, form({ firstName: 'Changed' }, { avatar: [fake, 'fake.png', 'image/png'] }));
@@ -204,9 +205,7 @@ describe('avatar', () => {
       errors: { avatar: [INVALID_AVATAR] },
     });
     const german = await update(token, form({}, { avatar: [fake, 'fake.png', 'image/png'] }), 'de');
-    expect(german.body.message).toBe(
-      'Ungültiges Dateiformat. Bitte laden Sie ein PNG-, JPG- oder JPEG-Bild mit höchstens 3 MB hoch.',
-    );
+    expect(german.body.message).toBe('Ungültiges Dateiformat: nur PNG, JPG oder JPEG.');
 
     // Nothing half-written: the name did not change and the first image is still served.
     const row = await server.db.selectFrom('users').select('first_name').where('id', '=', user.id).executeTakeFirstOrThrow();

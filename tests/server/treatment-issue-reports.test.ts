@@ -62,7 +62,7 @@ const reportsIn = async (token: string, lang: 'en' | 'de' = 'en') =>
   (await inbox(token, lang)).filter((note) => note.event === 'issue_reported');
 
 describe('who is told', () => {
-  it('tells every IT admin of the clinic (in their language) and the uploader (with the card link); nobody else', async () => {
+  it('tells every IT admin of the clinic (in their language, without name or reason, with the admin entry) and the uploader (with the card link); nobody else', async () => {
     const session = await newSession(users.nurse.token);
     const before = {
       admin: (await reportsIn(users.admin.token)).length,
@@ -77,15 +77,21 @@ describe('who is told', () => {
       category: 'patients',
       read: false,
       title: 'Issue reported for a session',
-      message: `Anna Keller reported an issue with session 1 of ${session.name}; the session is locked. Reason: The optic disc was detected on a vessel crossing.`,
+      message:
+        "Anna Keller reported an issue with session 1 of a patient; the session is locked until the clinical staff resolve it. The patient's entry in the admin patient list is linked.",
     });
+    // IT admins open no clinical records: the link leads to the admin patient list, the family name searched.
+    expect(forAdmin.link).toBe(`/admin/patient-list/active?search=${encodeURIComponent(session.name.split(' ').slice(1).join(' '))}`);
+    expect(JSON.stringify(forAdmin)).not.toContain('vessel crossing');
     expect((await reportsIn(users.admin.token)).length).toBe(before.admin + 1);
     const [forAdminDe] = await reportsIn(users.adminDe.token, 'de');
     expect(forAdminDe.title).toBe('Problem zu einer Sitzung gemeldet');
-    expect(forAdminDe.message).toContain(`Anna Keller hat ein Problem zu Sitzung 1 von ${session.name} gemeldet`);
+    expect(forAdminDe.message).toContain('Anna Keller hat ein Problem zu Sitzung 1 eines Patienten gemeldet');
+    expect(forAdminDe.message).not.toContain(session.name);
 
     const [forUploader] = await reportsIn(users.nurse.token);
     expect(forUploader.message).toContain(session.name);
+    expect(forUploader.message).toContain('vessel crossing');
     expect(forUploader.link).toBe(`/physician/patient-card?patientId=${session.patientId}`);
 
     // Not the reporter, not a colleague who has nothing to do with it, not another clinic.
@@ -126,9 +132,12 @@ describe('who is told', () => {
       json: { reason: 'Test record' },
     });
     expect(requested.status).toBe(200);
+    const linkedBefore = (await reportsIn(users.admin.token)).filter((note) => note.link).length;
     expect((await server.call('DELETE', `/patients/${session.patientId}`, { token: users.admin.token })).status).toBe(200);
     const texts = JSON.stringify(await reportsIn(users.admin.token));
     expect(texts).not.toContain(session.name);
+    // Nor the link that searched for the name: this report's is gone, the other reports keep theirs.
+    expect((await reportsIn(users.admin.token)).filter((note) => note.link).length).toBe(linkedBefore - 1);
     expect(texts).not.toContain('Secret clinical detail');
   });
 });

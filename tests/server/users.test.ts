@@ -211,7 +211,7 @@ describe('createUser', () => {
     const before = server.outbox().length;
     const answer = await addUser({ firstName: 'Felix', lastName: 'Wagner', email, role: 'clinic_physicians', physicianName: 'Dr. Felix Wagner', draft: '1' });
     expect(answer.status).toBe(201);
-    expect(answer.body.message).toBe('User added successfully');
+    expect(answer.body.message).toBe('Draft saved. No invitation was sent: open the draft and choose “Confirm and send invite” when it is ready.');
     expect(answer.body.data).toMatchObject({
       firstName: 'Felix',
       email,
@@ -249,7 +249,7 @@ describe('createUser', () => {
       form: userForm({ firstName: 'Max', lastName: 'Entwurf', email: unique('max'), role: 'clinic_nurses', draft: '1' }),
     });
     expect(answer.status).toBe(201);
-    expect(answer.body.message).toBe('Benutzer erfolgreich hinzugefügt');
+    expect(answer.body.message).toBe('Entwurf gespeichert. Es wurde keine Einladung gesendet: Öffnen Sie den Entwurf und wählen Sie „Bestätigen und Einladung senden“, sobald er fertig ist.');
   });
 
   it('refuses an address in use, whatever the case and the clinic', async () => {
@@ -347,7 +347,8 @@ describe('updateUser', () => {
       form: userForm({ physicianName: 'Dr. med. Anna Keller', role: 'clinic_nurses' }),
     });
     expect(answer.status).toBe(200);
-    expect(answer.body.message).toBe('User updated successfully');
+    // Still a draft: saved again, and no invitation sent.
+    expect(answer.body.message).toBe('Draft saved. No invitation was sent: open the draft and choose “Confirm and send invite” when it is ready.');
     expect(answer.body.data).toMatchObject({ firstName: 'Anna', lastName: 'Keller', physicianName: 'Dr. med. Anna Keller', role: 'clinic_nurses', status: 'creation_in_progress' });
     const cleared = await server.call<{ data: UserData }>('POST', `/users/${id}`, { token: adminToken, form: userForm({ physicianName: '' }) });
     expect(cleared.body.data.physicianName).toBeNull();

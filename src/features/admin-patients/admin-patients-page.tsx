@@ -1,4 +1,4 @@
-import { Button, Callout, Checkbox, DialogBody, DialogFooter, HTMLTable, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup } from '@blueprintjs/core';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,7 @@ import { formatCalendarDate, formatDate, formatDateTime } from '@/lib/format';
 import {
   ACTIONS_OF,
   adminPatientsParams,
+  erasureConfirmed,
   PATIENT_LISTS,
   readAdminPatientsView,
   SEARCH_MAX,
@@ -72,6 +73,9 @@ function ActionDialog({ action, patients, onClose, onDone }: ActionDialogProps) 
   const mutation = action === 'erase' ? erase : update;
   const ids = patients.map((patient) => patient.id);
   const count = patients.length;
+  const confirmId = useId();
+  const [confirmation, setConfirmation] = useState('');
+  const confirmed = action !== 'erase' || erasureConfirmed(patients, confirmation);
 
   return (
     <Dialog isOpen onClose={mutation.isPending ? undefined : onClose} title={t(`title.${action}`, { count })} className="mp-dialog">
@@ -83,15 +87,29 @@ function ActionDialog({ action, patients, onClose, onDone }: ActionDialogProps) 
           {patients.slice(0, NAMES_SHOWN).map((patient) => (
             <li key={patient.id}>
               {nameOf(patient)} <span className="mp-muted-text">({t('born', { date: formatCalendarDate(patient.birthday, i18n.language) })})</span>
+              {/* What goes with the patient: their sessions, each with its exam files, images, plan and report. */}
+              {action === 'erase' && <span className="mp-erase-sessions">{t('eraseSessions', { count: patient.treatmentsCount })}</span>}
             </li>
           ))}
           {count > NAMES_SHOWN && <li>{t('andMore', { count: count - NAMES_SHOWN })}</li>}
         </ul>
+        {action === 'erase' && count > 1 && (
+          <p className="mp-dialog-text">{t('eraseSessionsTotal', { count: patients.reduce((sum, patient) => sum + patient.treatmentsCount, 0) })}</p>
+        )}
         <p className="mp-dialog-text">{t(`effect.${action}`, { count })}</p>
         {action === 'erase' && (
-          <Callout intent="danger" className="mp-dialog-callout">
-            {t('erasePermanent')}
-          </Callout>
+          <>
+            <Callout intent="danger" className="mp-dialog-callout">
+              {t('erasePermanent')}
+            </Callout>
+            <FormGroup
+              label={count === 1 ? t('eraseTypeName', { name: nameOf(patients[0]) }) : t('eraseTypeCount', { count })}
+              labelFor={confirmId}
+              className="mp-erase-confirmation"
+            >
+              <InputGroup id={confirmId} value={confirmation} onValueChange={setConfirmation} autoComplete="off" spellCheck={false} />
+            </FormGroup>
+          </>
         )}
         {mutation.error && (
           <Callout intent="danger" role="alert" className="mp-dialog-callout">
@@ -108,6 +126,7 @@ function ActionDialog({ action, patients, onClose, onDone }: ActionDialogProps) 
             <Button
               intent={action === 'erase' ? 'danger' : 'primary'}
               loading={mutation.isPending}
+              disabled={!confirmed}
               onClick={() => (action === 'erase' ? erase.mutate({ data: { ids } }) : update.mutate({ data: { ids, action } }))}
             >
               {t(`confirm.${action}`, { count })}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminPatientsParams, DEFAULT_VIEW, readAdminPatientsView, writeAdminPatientsView } from './admin-patients-view';
+import { adminPatientsParams, DEFAULT_VIEW, erasureConfirmed, readAdminPatientsView, writeAdminPatientsView } from './admin-patients-view';
 
 describe('admin patient lists in the URL', () => {
   it('reads what it wrote; only what differs from the defaults is written', () => {
@@ -20,5 +20,20 @@ describe('admin patient lists in the URL', () => {
       sort: 'secondName',
       search: 'Lang',
     });
+  });
+});
+
+describe('erasureConfirmed', () => {
+  const anna = { name: 'Anna', secondName: 'Keller' };
+  it('takes one patient’s name in either order, case and spaces aside, and nothing less', () => {
+    expect(erasureConfirmed([anna], 'Keller, Anna')).toBe(true);
+    expect(erasureConfirmed([anna], '  anna   keller ')).toBe(true);
+    expect(erasureConfirmed([anna], 'Keller')).toBe(false);
+    expect(erasureConfirmed([anna], '')).toBe(false);
+    expect(erasureConfirmed([anna], 'Keller, Anne')).toBe(false);
+  });
+  it('takes the number of patients for several', () => {
+    expect(erasureConfirmed([anna, { name: 'Ben', secondName: 'Ott' }], '2')).toBe(true);
+    expect(erasureConfirmed([anna, { name: 'Ben', secondName: 'Ott' }], 'Keller, Anna')).toBe(false);
   });
 });

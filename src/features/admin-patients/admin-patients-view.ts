@@ -54,3 +54,15 @@ export const ACTIONS_OF: Record<PatientListName, PatientAction[]> = {
   deleting: ['restore', 'erase'],
   archived: ['unarchive', 'erase'],
 };
+
+const typed = (text: string) => text.trim().replace(/\s+/g, ' ').toLocaleLowerCase();
+
+/**
+ * Erasing asks for what the admin types (issue 30): one patient's name as the list shows it ("Keller, Anna", or
+ * "Anna Keller"), or for several, their number. Case and spaces aside, it must match.
+ */
+export function erasureConfirmed(patients: { name: string; secondName: string }[], text: string): boolean {
+  if (patients.length !== 1) return typed(text) === String(patients.length);
+  const [patient] = patients;
+  return [`${patient.secondName}, ${patient.name}`, `${patient.name} ${patient.secondName}`].some((name) => typed(name) === typed(text));
+}

@@ -223,6 +223,22 @@ describe('SignInPage', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
+  it('says why after an idle logout, in the UI language, and says nothing on an ordinary visit', async () => {
+    for (const [language, title, text] of [
+      ['en', 'Signed out after inactivity', 'not used for longer than your clinic allows'],
+      ['de', 'Nach Inaktivität abgemeldet', 'länger nicht benutzt wurde, als Ihre Klinik erlaubt'],
+    ] as const) {
+      const { container } = await renderRoutes([{ path: '/sign-in', element: <SignInPage /> }], { path: '/sign-in?signedOut=idle', language });
+      await waitFor(() => expect(container.querySelector('form')).not.toBeNull());
+      const status = container.querySelector('[role="status"]');
+      expect(status?.textContent).toContain(title);
+      expect(status?.textContent).toContain(text);
+      cleanup();
+    }
+    const { container } = await renderSignIn();
+    expect(container.textContent).not.toContain('Signed out after inactivity');
+  });
+
   it('puts the focus in the e-mail field', async () => {
     const { email } = await renderSignIn();
     await waitFor(() => expect(document.activeElement).toBe(email));

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useForm, type UseFormSetError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useSignIn } from '@generated/hooks/auth/auth';
 import { getGetProfileQueryOptions, useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
@@ -107,6 +107,8 @@ function useAlreadySignedIn(): 'checking' | 'yes' | 'no' {
 
 export function SignInPage() {
   const { t, i18n } = useTranslation(['auth', 'common']);
+  const [searchParams] = useSearchParams();
+  const signedOutIdle = searchParams.get('signedOut') === 'idle';
   const alreadySignedIn = useAlreadySignedIn();
   const profileLanguage = useProfileLanguage();
   const [chosenLanguage, setChosenLanguage, forgetChosenLanguage] = useChosenLanguage();
@@ -196,6 +198,11 @@ export function SignInPage() {
         <h1 className="mp-page-title">{t('signIn.title')}</h1>
         <p className="mp-muted">{t('signIn.intro')}</p>
 
+        {signedOutIdle && !failure && (
+          <Callout intent="warning" icon="time" role="status" className="mp-form-alert" title={t('signIn.idleTitle')}>
+            {t('signIn.idleSignedOut')}
+          </Callout>
+        )}
         {failure && (
           <Callout intent="danger" role="alert" className="mp-form-alert">
             {failure}

@@ -5,12 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { getGetUserAvatarQueryKey, useGetUserAvatar, useUpdateProfile } from '@generated/hooks/profile/profile';
 import type { Profile } from '@generated/model/profile';
 import { SubmitButton } from '@/components/submit-button';
-import { AVATAR_ACCEPT, isAcceptableAvatar } from '@/lib/avatar-file';
+import { AVATAR_ACCEPT, avatarProblem, avatarRefusal, type AvatarProblem } from '@/lib/avatar-file';
+import { formatNumber } from '@/lib/format';
 import { useNotifyFailure, useProfileSaved } from './profile-save';
 import { useObjectUrl } from '@/lib/use-object-url';
-
-/** The server refuses a picture as too large (413) or not a PNG or JPEG (415): one message for both. */
-const isRefusedPicture = (error: { status?: number }): boolean => error.status === 413 || error.status === 415;
 
 /** The saved picture, read through the API (it needs the bearer token) and kept out of the persisted cache. */
 function CurrentAvatar({ profile }: { profile: Profile }) {
@@ -32,11 +30,11 @@ function CurrentAvatar({ profile }: { profile: Profile }) {
 }
 
 /**
- * Seed-spec §5: a PNG, JPG or JPEG of at most 3 MB, else the invalid-format message. The file is checked
+ * Seed-spec §5: a PNG, JPG or JPEG of at most 3 MB, else a message that says which of the two it is not. The file is checked
  * here before anything is sent, then previewed, then saved; the saved picture can also be removed.
  */
 export function AvatarSection({ profile }: { profile: Profile }) {
-  const { t } = useTranslation('profile');
+  const { t, i18n } = useTranslation('profile');
   const queryClient = useQueryClient();
   const profileSaved = useProfileSaved();
   const notifyFailure = useNotifyFailure();
@@ -44,7 +42,15 @@ export function AvatarSection({ profile }: { profile: Profile }) {
   const helpId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [chosen, setChosen] = useState<File>();
-  const [invalid, setInvalid] = useState(false);
+  const [problem, setProblem] = useState<AvatarProblem>();
+  const invalid = problem !== undefined;
+  // Which limit the file broke: "Too large: 4.2 MB, at most 3 MB" or "PNG, JPG or JPEG only".
+  const problemText = (refused: AvatarProblem) =>
+    refused.kind === 'format'
+      ? t('avatar.wrongFormat')
+      : refused.megabytes === undefined
+        ? t('avatar.tooLargeForServer')
+        : t('avatar.tooLarge', { size: formatNumber(refused.megabytes, i18n.language, 1) });
   const previewUrl = useObjectUrl(chosen);
 
   const discard = () => {
@@ -52,9 +58,9 @@ export function AvatarSection({ profile }: { profile: Profile }) {
     if (inputRef.current) inputRef.current.value = '';
   };
 
-  const refuse = () => {
+  const refuse = (refused: AvatarProblem) => {
     discard();
-    setInvalid(true);
+    setProblem(refused);
   };
 
   const update = useUpdateProfile({
@@ -64,15 +70,20 @@ export function AvatarSection({ profile }: { profile: Profile }) {
         discard();
         await queryClient.invalidateQueries({ queryKey: getGetUserAvatarQueryKey(profile.id) });
       },
-      onError: (error) => (isRefusedPicture(error) ? refuse() : notifyFailure(error)),
+      onError: (error) => {
+        const refused = avatarRefusal(error);
+        if (refused) refuse(refused);
+        else notifyFailure(error);
+      },
     },
   });
 
   const choose = async (file: File | undefined) => {
-    setInvalid(false);
+    setProblem(undefined);
     if (!file) return discard();
-    if (await isAcceptableAvatar(file)) setChosen(file);
-    else refuse();
+    const refused = await avatarProblem(file);
+    if (refused) refuse(refused);
+    else setChosen(file);
   };
 
   return (
@@ -94,7 +105,7 @@ export function AvatarSection({ profile }: { profile: Profile }) {
         label={t('avatar.choose')}
         labelFor={inputId}
         intent={invalid ? 'danger' : 'none'}
-        helperText={<span id={helpId}>{invalid ? t('avatar.invalidFormat') : t('avatar.rules')}</span>}
+        helperText={<span id={helpId}>{problem ? problemText(problem) : t('avatar.rules')}</span>}
       >
         {/* Blueprint's picker, in the page's language (the browser's own would speak the browser's). */}
         <FileInput

@@ -360,17 +360,19 @@ describe('ProfileSettingsPage: a new e-mail address', () => {
 });
 
 describe('ProfileSettingsPage: profile picture', () => {
-  const INVALID = 'Invalid file format. Please upload a PNG, JPG or JPEG image of at most 3 MB.';
+  const TOO_LARGE = 'Too large: 4.2 MB, at most 3 MB.';
+  const INVALID = 'PNG, JPG or JPEG only: this file is none of them.';
 
-  it('refuses a picture over 3 MB and a text file named x.png without any request', async () => {
+  it('refuses a picture over 3 MB and a text file named x.png without any request, saying which limit each broke', async () => {
     const { container } = await renderPage();
     const input = getByLabel(container, 'New picture');
     expect(input.accept).toBe('.png,.jpg,.jpeg,image/png,image/jpeg');
 
-    await chooseFile(input, pngOf(4 * 1024 * 1024, 'big.png'));
-    await waitFor(() => expect(container.textContent).toContain(INVALID));
+    await chooseFile(input, pngOf(Math.round(4.2 * 1024 * 1024), 'big.png'));
+    await waitFor(() => expect(container.textContent).toContain(TOO_LARGE));
+    expect(container.textContent).not.toContain(INVALID);
     expect(input.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent).toBe(INVALID);
+    expect(document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent).toBe(TOO_LARGE);
     expect(() => getByText(container, 'button', 'Save picture')).toThrow();
 
     await chooseFile(input, pngOf(64));
@@ -379,6 +381,7 @@ describe('ProfileSettingsPage: profile picture', () => {
 
     await chooseFile(input, new File(['just some text'], 'x.png', { type: 'image/png' }));
     await waitFor(() => expect(container.textContent).toContain(INVALID));
+    expect(container.textContent).not.toContain(TOO_LARGE);
     expect(() => getByText(container, 'button', 'Save picture')).toThrow();
     expect(profilePosts).toEqual([]);
   });
@@ -408,16 +411,22 @@ describe('ProfileSettingsPage: profile picture', () => {
     expect(profilePosts).toEqual([]);
   });
 
-  it('shows the invalid-format message when the server refuses the picture (415)', async () => {
+  it('shows the wrong-format message when the server refuses the picture (415)', async () => {
     failWith('*/user/profile', 415, { message: INVALID, code: 'avatar.invalid_format', errors: { avatar: [INVALID] } });
     const { container } = await renderPage('de');
     await chooseFile(getByLabel(container, 'Neues Bild'), pngOf(64));
     await click(await waitFor(() => getByText(container, 'button', 'Bild speichern')));
     await waitFor(() =>
-      expect(container.textContent).toContain(
-        'Ungültiges Dateiformat. Bitte laden Sie ein PNG-, JPG- oder JPEG-Bild mit höchstens 3 MB hoch.',
-      ),
+      expect(container.textContent).toContain('Nur PNG, JPG oder JPEG: Diese Datei ist keines davon.'),
     );
+  });
+
+  it('shows the too-large message when the server refuses the picture as too large (413)', async () => {
+    failWith('*/user/profile', 413, { message: 'Too large', code: 'avatar.too_large', errors: { avatar: ['Too large'] } });
+    const { container } = await renderPage();
+    await chooseFile(getByLabel(container, 'New picture'), pngOf(64));
+    await click(await waitFor(() => getByText(container, 'button', 'Save picture')));
+    await waitFor(() => expect(container.textContent).toContain('Too large: a picture may have at most 3 MB.'));
   });
 
   it('removes the picture', async () => {

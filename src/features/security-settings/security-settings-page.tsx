@@ -1,7 +1,7 @@
 import { Alert, Button, Callout, Card, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, Spinner, Switch } from '@blueprintjs/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Controller, useForm, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
@@ -27,7 +27,7 @@ import { Select } from '@/components/select';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { ApiError } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
-import { SERVER_FIELDS, settingsFormOf, settingsFormSchema, settingsOf, type SettingsFormValues } from './settings-form';
+import { DEFAULT_SECURITY_SETTINGS, SERVER_FIELDS, settingsFormOf, settingsFormSchema, settingsOf, type SettingsFormValues } from './settings-form';
 import { UserPicker } from './user-picker';
 import './security-settings.css';
 import './icons';
@@ -209,7 +209,7 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
   const validationMessage = useValidationMessage();
   const [forcing, setForcing] = useState(false);
   const [stopping, setStopping] = useState(false);
-  const ids = { strength: useId(), scope: useId(), picker: useId(), overdueTitle: useId(), overdueText: useId(), rememberDays: useId() };
+  const ids = { strength: useId(), scope: useId(), picker: useId(), overdueTitle: useId(), overdueText: useId(), rememberDays: useId(), defaultsNote: useId() };
   const {
     control,
     handleSubmit,
@@ -218,6 +218,11 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
     watch,
     formState: { errors, isDirty },
   } = useForm<SettingsFormValues>({ resolver, defaultValues: settingsFormOf(savedSettings) });
+
+  // Settings read anew (a reload shows the cached ones first, then the server's) replace an untouched form.
+  useEffect(() => {
+    if (!isDirty) reset(settingsFormOf(savedSettings));
+  }, [savedSettings, isDirty, reset]);
 
   const saved = (answer: SecuritySettingsResponse) => {
     queryClient.setQueryData(getGetClinicSettingsQueryKey(), answer);
@@ -238,6 +243,7 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
   });
   const [renewalOn, logoutOn, scope] = watch(['renewalOn', 'logoutOn', 'scope']);
   const renewalSaved = savedSettings.password_renewal_interval != null;
+  const showsDefaults = sameSettings(settingsOf(watch()), DEFAULT_SECURITY_SETTINGS);
 
   // Before saving renewal rules, the admin learns how many passwords they make overdue (their own included) and
   // until when those still work (issue 27, defect 9).
@@ -384,7 +390,24 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
                   {t('discard')}
                 </Button>
               )}
+              {/* Fills the form only: nothing applies until saved, and "Discard changes" takes it back. */}
+              <Button
+                size="large"
+                variant="minimal"
+                icon="reset"
+                disabled={update.isPending || showsDefaults}
+                aria-describedby={ids.defaultsNote}
+                onClick={() => {
+                  reset(settingsFormOf(DEFAULT_SECURITY_SETTINGS), { keepDefaultValues: true });
+                  notify({ intent: 'success', message: t('defaults.filled') });
+                }}
+              >
+                {t('defaults.restore')}
+              </Button>
             </div>
+            <p id={ids.defaultsNote} className="mp-muted-text">
+              {t('defaults.note')}
+            </p>
           </form>
           <Card className="mp-security-card mp-security-actions">
             <h2 className="mp-card-title">{t('actions.title')}</h2>
@@ -441,6 +464,14 @@ function SettingsEditor({ saved: savedSettings }: { saved: SecuritySettings }) {
       </Alert>
     </>
   );
+}
+
+/** Whether two settings apply the same rules (the order of two-factor roles aside). */
+function sameSettings(a: SecuritySettings, b: SecuritySettings): boolean {
+  const normal = (settings: SecuritySettings) => ({ ...settings, users: settings.users ?? [], two_factor_roles: [...(settings.two_factor_roles ?? [])].sort() });
+  // A number being typed that is not one yet (NaN) is no default, though JSON would write it as null.
+  const text = (settings: SecuritySettings) => JSON.stringify(normal(settings), (_key, value: unknown) => (Number.isNaN(value) ? 'NaN' : value));
+  return text(a) === text(b);
 }
 
 /** A strength level with what it demands. */

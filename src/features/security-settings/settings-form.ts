@@ -62,6 +62,21 @@ export const SERVER_FIELDS = {
   remember_device_days: 'rememberDeviceDays',
 } as const;
 
+/**
+ * The settings a clinic starts with (the server's table defaults and DEFAULT_POLICY): standard strength, no
+ * renewal, all users, no idle sign-out, no two-factor requirement, no remembered computers.
+ */
+export const DEFAULT_SECURITY_SETTINGS: SecuritySettings = {
+  password_strength: PasswordStrength.standard,
+  password_renewal_interval: null,
+  password_renewal_period: Period.months,
+  user: SettingsScope.all,
+  logout_time_interval: null,
+  logout_time_period: Period.minutes,
+  two_factor_roles: [],
+  remember_device_days: 0,
+};
+
 export function settingsFormOf(settings: SecuritySettings): SettingsFormValues {
   return {
     strength: settings.password_strength,

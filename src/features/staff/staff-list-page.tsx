@@ -131,6 +131,13 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
   // With a known selection, an action that fits none of it is not offered; "all matching" is resolved later.
   const usable = (candidate: StaffAction) =>
     selection.kind === 'all' || [...selection.users.values()].some((user) => actionApplies(candidate, user, profile.id));
+  // Why buttons are grey or look alike: one's own account is left out of what no one does to themselves, and
+  // Unarchive and Restore both bring an archived user back (Restore also a deleted one).
+  const ownSelected = selection.kind === 'some' && selection.users.has(profile.id);
+  const notes = [
+    ...(ownSelected ? [t(count === 1 ? 'selection.ownOnly' : 'selection.ownIncluded')] : []),
+    ...(usable('unarchive') && usable('restore') ? [t('selection.unarchiveOrRestore')] : []),
+  ];
 
 
   return (
@@ -211,6 +218,11 @@ export function StaffListPage({ scope }: { scope: StaffScope }) {
                 </Button>
               ))}
             </div>
+            {notes.map((note) => (
+              <p key={note} className="mp-muted-text mp-selection-note">
+                {note}
+              </p>
+            ))}
           </>
         ) : (
           <span className="mp-muted-text">{t('selection.hint')}</span>

@@ -24,7 +24,8 @@ import { useNotify } from '@/components/notifications';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { AVATAR_ACCEPT, isAcceptableAvatar } from '@/lib/avatar-file';
+import { AVATAR_ACCEPT, avatarProblem, avatarRefusal, type AvatarProblem } from '@/lib/avatar-file';
+import { formatNumber } from '@/lib/format';
 import { formatDateTime } from '@/lib/format';
 import { useSignedInProfile } from '@/lib/signed-in-profile';
 import { useObjectUrl } from '@/lib/use-object-url';
@@ -54,13 +55,26 @@ const listOf = (role: string) => (role === StaffRole.clinic_it_admins ? paths.ad
 /** Users who have not accepted their invite: a new address means a new invite. */
 const awaitsInvite = (user: User) => user.status === 'pending' || user.status === 'invite_expired';
 
+/** Which limit a refused picture broke: "Too large: 4.2 MB, at most 3 MB" or "PNG, JPG or JPEG only". */
+function useAvatarProblemText(): (problem: AvatarProblem) => string {
+  const { t, i18n } = useTranslation('staff');
+  return (problem) =>
+    problem.kind === 'format'
+      ? t('form.avatarWrongFormat')
+      : problem.megabytes === undefined
+        ? t('form.avatarTooLargeForServer')
+        : t('form.avatarTooLarge', { size: formatNumber(problem.megabytes, i18n.language, 1) });
+}
+
 /** The picture: the saved one (read through the API), the chosen one, or none. */
 function AvatarField({ user, change, onChange }: { user: User | undefined; change: AvatarChange; onChange: (change: AvatarChange) => void }) {
   const { t } = useTranslation('staff');
   const inputId = useId();
   const helpId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
-  const [invalid, setInvalid] = useState(false);
+  const problemText = useAvatarProblemText();
+  const [problem, setProblem] = useState<AvatarProblem>();
+  const invalid = problem !== undefined;
   const hasSaved = user?.avatar != null && change.kind !== 'remove';
   const saved = useGetUserAvatar(user?.id ?? '', { query: { enabled: !!user && user.avatar != null, meta: { persist: false } } });
   const savedUrl = useObjectUrl(hasSaved && saved.data instanceof Blob ? saved.data : undefined);
@@ -68,11 +82,12 @@ function AvatarField({ user, change, onChange }: { user: User | undefined; chang
   const url = chosenUrl ?? savedUrl;
 
   const choose = async (file: File | undefined) => {
-    setInvalid(false);
+    setProblem(undefined);
     if (!file) return;
-    if (await isAcceptableAvatar(file)) return onChange({ kind: 'replace', file });
+    const refused = await avatarProblem(file);
+    if (!refused) return onChange({ kind: 'replace', file });
     if (inputRef.current) inputRef.current.value = '';
-    setInvalid(true);
+    setProblem(refused);
   };
 
   return (
@@ -80,7 +95,7 @@ function AvatarField({ user, change, onChange }: { user: User | undefined; chang
       label={t('form.avatar')}
       labelFor={inputId}
       intent={invalid ? 'danger' : 'none'}
-      helperText={<span id={helpId}>{invalid ? t('form.avatarInvalid') : t('form.avatarRules')}</span>}
+      helperText={<span id={helpId}>{problem ? problemText(problem) : t('form.avatarRules')}</span>}
     >
       <div className="mp-user-avatar-row">
         {url ? (
@@ -216,7 +231,8 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
   const notify = useNotify();
   const validationMessage = useValidationMessage();
   const [avatar, setAvatar] = useState<AvatarChange>({ kind: 'keep' });
-  const [avatarRefused, setAvatarRefused] = useState(false);
+  const [avatarRefused, setAvatarRefused] = useState<AvatarProblem | null>(null);
+  const problemText = useAvatarProblemText();
   // Values waiting for the confirmation of a new e-mail address, with the draft choice they were sent with (and the
   // password of a confirmed grant of IT admin rights).
   const [unconfirmed, setUnconfirmed] = useState<{ values: UserFormValues; draft: boolean | undefined; currentPassword?: string }>();
@@ -247,7 +263,8 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
     const passwordError = error instanceof ApiError ? error.errors?.currentPassword?.[0] : undefined;
     if (grant && (passwordError || (error instanceof ApiError && error.status === 429))) return setGrantError(passwordError ?? failureMessage(error));
     setGrant(undefined);
-    if (error instanceof ApiError && (error.status === 413 || error.status === 415)) setAvatarRefused(true);
+    const refused = error instanceof ApiError ? avatarRefusal(error) : null;
+    if (refused) setAvatarRefused(refused);
     else showServerFieldErrors(error, setError, USER_FORM_FIELDS);
   };
   const create = useCreateUser({ mutation: { onSuccess: onSaved, onError } });
@@ -256,7 +273,7 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
   const failure = useFailureText(avatarRefused || grant ? null : (create.error ?? update.error));
 
   const save = (values: UserFormValues, draft: boolean | undefined, currentPassword?: string) => {
-    setAvatarRefused(false);
+    setAvatarRefused(null);
     const data = userBodyOf(values, avatar, draft);
     if (user) update.mutate({ id: user.id, data: currentPassword ? { ...data, currentPassword } : data });
     // The create form requires the four fields that editing leaves optional.
@@ -319,13 +336,13 @@ function UserFormBody({ user, defaultRole }: { user: User | undefined; defaultRo
           user={user}
           change={avatar}
           onChange={(change) => {
-            setAvatarRefused(false);
+            setAvatarRefused(null);
             setAvatar(change);
           }}
         />
         {avatarRefused && (
           <Callout intent="danger" role="alert" className="mp-dialog-callout">
-            {t('form.avatarInvalid')}
+            {problemText(avatarRefused)}
           </Callout>
         )}
         {isDraft && <p className="mp-muted-text">{t('form.draftNote')}</p>}

@@ -3,7 +3,7 @@ import type { InviteStatus } from '@generated/model/inviteStatus';
 import type { User } from '@generated/model/user';
 import type { UserStatus } from '@generated/model/userStatus';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
 
 const STATUS_INTENT: Record<UserStatus, Intent> = {
   active: 'success',
@@ -42,7 +42,7 @@ export function InviteStatusTag({ user }: { user: Pick<User, 'inviteStatus' | 'i
         {t(`inviteStatus.${user.inviteStatus}`)}
       </Tag>
       {user.inviteStatus === 'pending' && user.inviteExpiresAt && (
-        <span className="mp-muted-text">{t('inviteExpires', { date: formatDate(user.inviteExpiresAt, i18n.language) })}</span>
+        <span className="mp-muted-text">{t('inviteExpires', { date: formatDateTime(user.inviteExpiresAt, i18n.language) })}</span>
       )}
     </span>
   );
