@@ -10,7 +10,8 @@ import { useSyncExternalStore } from 'react';
 import type { RealtimeSettings } from '@generated/model/realtimeSettings';
 import { setRealtimeSocketSource } from './api-client';
 
-export type RealtimeState = 'connecting' | 'connected' | 'disconnected';
+/** `off`: no realtime service is configured (the settings' key is null, e.g. on the mock); nothing to connect to. */
+export type RealtimeState = 'connecting' | 'connected' | 'disconnected' | 'off';
 
 /** The realtime errors of seed-spec §8, as they are logged. */
 export type RealtimeError = 'invalid configuration' | 'missing token' | 'initialization failed' | 'invalid token format';
@@ -106,6 +107,11 @@ const TOKEN_FORMAT = /^[\x21-\x7e]{16,4096}$/;
 /** Connects and subscribes; returns the function that disconnects (at logout, or when the user changes). */
 export function connectRealtime(options: RealtimeOptions): () => void {
   const { settings, token } = options;
+  if (settings.key === null) {
+    // Not an error: this API has no realtime service, and the screens refresh on their own.
+    setState('off');
+    return () => setState('disconnected');
+  }
   if (!token) {
     logRealtimeError('missing token');
     return () => {};
