@@ -1,7 +1,9 @@
-// `npm run dev:mock` started as a frontend developer starts it, each on ports of its own: with the profile
-// example to sign in as (MACULA_MOCK_PROFILE) and with Prism's dynamic mode (`npm run dev:mock -- -d`).
-import { expect, test } from './fixtures';
-import { startDevMock } from './dev-process';
+// The dev servers started as a frontend developer starts them, each on ports of its own: `npm run dev:mock` with
+// the profile example to sign in as (MACULA_MOCK_PROFILE) and with Prism's dynamic mode (`npm run dev:mock -- -d`),
+// and `npm run dev:server` (Vite against a fresh reference server). In the mock project: they need neither of
+// the journeys' shared servers.
+import { DEMO_ADMIN, expect, test } from './fixtures';
+import { freePort, startDevMock, startDevProcess } from './dev-process';
 import { TEXTS } from './texts';
 
 test('MACULA_MOCK_PROFILE=itAdmin: signing in through the form lands on /admin as the IT admin', async ({ page, texts }) => {
@@ -43,5 +45,34 @@ test('Prism’s dynamic mode (-d): the patient list shows generated patients and
     expect(pageErrors).toEqual([]);
   } finally {
     await mock.stop();
+  }
+});
+
+test('npm run dev:server: Vite with hot reload against a fresh reference server; the demo clinic’s IT admin signs in', async ({ page }) => {
+  // Migrating and seeding the demo clinic takes 10–60 s on a busy machine.
+  test.setTimeout(240_000);
+  const [serverPort, devPort] = [await freePort(), await freePort()];
+  const dev = await startDevProcess(
+    'scripts/dev-server.mjs',
+    [],
+    { MACULA_SERVER_PORT: String(serverPort), MACULA_DEV_PORT: String(devPort) },
+    `http://127.0.0.1:${devPort}/api/health`,
+    180_000,
+  );
+  try {
+    // Vite's page, with its hot-reload client.
+    const index = await (await fetch(`${dev.url.replace(/\/api\/health$/, '')}/`)).text();
+    expect(index).toContain('/@vite/client');
+
+    const texts = TEXTS.en;
+    await page.goto(`http://127.0.0.1:${devPort}/sign-in`);
+    await page.getByLabel(texts.auth.signIn.email).fill(DEMO_ADMIN.email, { timeout: 60_000 });
+    await page.getByLabel(texts.auth.signIn.password, { exact: true }).fill(DEMO_ADMIN.password);
+    await page.getByRole('button', { name: texts.auth.signIn.submit }).click();
+    await expect(page).toHaveURL(`http://127.0.0.1:${devPort}/admin`, { timeout: 30_000 });
+    // The demo clinic's staff, from the reference server.
+    await expect(page.getByText(/Keller/).first()).toBeVisible({ timeout: 30_000 });
+  } finally {
+    await dev.stop();
   }
 });
