@@ -120,7 +120,8 @@ export function connectRealtime(options: RealtimeOptions): () => void {
     logRealtimeError('invalid token format');
     return () => {};
   }
-  if (!settings.key || !settings.cluster) {
+  const { key } = settings;
+  if (!key || !settings.cluster) {
     logRealtimeError('invalid configuration', settings);
     return () => {};
   }
@@ -131,7 +132,7 @@ export function connectRealtime(options: RealtimeOptions): () => void {
   import('pusher-js')
     .then(({ default: Pusher }) => {
       if (stopped) return;
-      const pusher = new Pusher(settings.key, {
+      const pusher = new Pusher(key, {
         cluster: settings.cluster,
         ...socketAddress(settings, options.apiBaseUrl, window.location),
         enabledTransports: ['ws', 'wss'],
