@@ -227,7 +227,9 @@ const BUDGETS = [
   // shown once however often the same words come (src/components/notifications.tsx): +0.1 kB on every route.
   // Issue 30: the API client sends a user whom any call answers 403 auth.password_change_required (the password
   // expired while signed in) to /new-password, through a handler the signed-in frame sets: +61 B, 12 B over the line: a step of 0.1 kB.
-  { path: '/sign-in', jsGzip: 221_200, cssGzip: 51_100 },
+  // Issue 31: realtime's "not configured" (the settings' key null, as on the mock) in the shared chunks: a few bytes
+  // over the line, a step of 0.1 kB.
+  { path: '/sign-in', jsGzip: 221_300, cssGzip: 51_100 },
   // The planning route (issue 13) cost the others ~1 kB: the chunks they share with it were split anew; the
   // admin area's sections (issue 14) added their links and labels to the signed-in layout, and the lists' shared
   // paging (src/components/list-table) split the chunks anew. Realtime (issue 15) put the connection state, the
