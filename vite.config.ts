@@ -16,7 +16,7 @@ export const aliases = [
 
 /**
  * Where the dev server sends `/api/*`, from the environment (or a `.env` file):
- * - `MACULA_API_PROXY`: target origin; defaults to the reference server (`npm run dev`).
+ * - `MACULA_API_PROXY`: target origin; defaults to the reference server on port 8080 (`npm run dev:server` sets it).
  * - `MACULA_API_STRIP_PREFIX=1`: drop the `/api` prefix, because Prism serves `/api/x` at `/x`
  *   (`npm run dev:mock` sets both).
  * - `MACULA_DEV_PORT`: the dev server's port (default 5173).

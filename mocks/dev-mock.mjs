@@ -8,8 +8,10 @@
  * `/api` prefix stripped (Prism serves `/api/x` at `/x`). Signals go to both; when either stops, the other
  * is stopped too and the exit code is passed on.
  *
- * Environment: MACULA_MOCK_PORT (Prism, default 4010), MACULA_DEV_PORT (Vite, default 5173).
- * Extra arguments go to Vite, e.g. `npm run dev:mock -- --host 0.0.0.0`.
+ * Environment: MACULA_MOCK_PORT (Prism, default 4010), MACULA_DEV_PORT (Vite, default 5173), MACULA_MOCK_PROFILE
+ * (the profile example to sign in as, see mocks/mock-examples.ts).
+ * Arguments go to Prism, e.g. `npm run dev:mock -- -d` for its dynamic mode; those after a further `--` go to
+ * Vite, e.g. `npm run dev:mock -- -d -- --open`. `--prism-only` (first) starts Prism alone: `npm run mock`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,6 +23,19 @@ const host = '127.0.0.1';
 const mockPort = process.env.MACULA_MOCK_PORT || '4010';
 const devPort = process.env.MACULA_DEV_PORT || '5173';
 const PRISM_START_TIMEOUT_MS = 60_000;
+
+const args = process.argv.slice(2);
+const prismOnly = args[0] === '--prism-only';
+if (prismOnly) args.shift();
+const split = args.indexOf('--');
+const prismArgs = split === -1 ? args : args.slice(0, split);
+const viteArgs = split === -1 ? [] : args.slice(split + 1);
+for (const owned of ['--host', '-h', '--port', '-p']) {
+  if (prismArgs.includes(owned)) {
+    console.error(`[dev:mock] ${owned} is set by this script; choose the port with MACULA_MOCK_PORT`);
+    process.exit(1);
+  }
+}
 
 const contract = ['generated/openapi.yaml', 'openapi/openapi.yaml'].find((file) => existsSync(path.join(root, file)));
 if (!contract) {
@@ -101,8 +116,9 @@ for (const signal of /** @type {NodeJS.Signals[]} */ (['SIGINT', 'SIGTERM', 'SIG
   });
 }
 
-console.log(`[dev:mock] Prism on http://${host}:${mockPort} serving ${contract}`);
-start('prism', '@stoplight/prism-cli/dist/index.js', ['mock', contract, '--host', host, '--port', mockPort]);
+console.log(`[dev:mock] Prism on http://${host}:${mockPort} serving ${contract}${prismArgs.length ? ` (${prismArgs.join(' ')})` : ''}`);
+start('prism', '@stoplight/prism-cli/dist/index.js', ['mock', contract, '--host', host, '--port', mockPort, ...prismArgs]);
+if (prismOnly) await new Promise(() => {}); // `npm run mock`: Prism alone, until it stops or is stopped
 
 const deadline = Date.now() + PRISM_START_TIMEOUT_MS;
 while (!(await isListening(mockPort))) {
@@ -117,7 +133,7 @@ while (!(await isListening(mockPort))) {
 }
 
 console.log(`[dev:mock] Vite on http://${host}:${devPort}, /api/* → Prism`);
-start('vite', 'vite/bin/vite.js', ['--port', devPort, '--strictPort', ...process.argv.slice(2)], {
+start('vite', 'vite/bin/vite.js', ['--port', devPort, '--strictPort', ...viteArgs], {
   ...process.env,
   MACULA_API_PROXY: `http://${host}:${mockPort}`,
   MACULA_API_STRIP_PREFIX: '1',

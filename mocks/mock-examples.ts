@@ -14,7 +14,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 interface ExampleRoute {
   /** Matches `/api` + the path template; the groups are the path's ids. */
   pattern: RegExp;
-  examples: { name: string; ownId: unknown; text: string; filters: [string, string][] }[];
+  examples: { name: string; ownId: unknown; text: string; summary: string; filters: [string, string][] }[];
 }
 
 /** The query a summary names in parentheses, e.g. "IT admins (role=clinic_it_admins)" → [[role, clinic_it_admins]]. */
@@ -42,7 +42,14 @@ export function exampleRoutes(contract: Json): ExampleRoute[] {
       pattern: new RegExp(`^/api${source}(?:\\?|$)`),
       examples: examples.map(([name, example]) => {
         const value = resolve(example).value as Json | undefined;
-        return { name, ownId: (value?.data as Json | undefined)?.id, text: JSON.stringify(value ?? null), filters: filtersOf(resolve(example).summary) };
+        const summary = resolve(example).summary;
+        return {
+          name,
+          ownId: (value?.data as Json | undefined)?.id,
+          text: JSON.stringify(value ?? null),
+          summary: typeof summary === 'string' ? summary : '',
+          filters: filtersOf(summary),
+        };
       }),
     });
   }
@@ -51,7 +58,8 @@ export function exampleRoutes(contract: Json): ExampleRoute[] {
 
 /**
  * The example for a call, or null for Prism's first one: the example that is the resource asked for
- * (`data.id` is the last id of the path) wins over one that merely names every id of the path. A list's
+ * (`data.id` is the last id of the path) wins over one that names every id of the path, in its value or its
+ * summary. A list's
  * example whose summary names a query (e.g. "(status=deleting)") answers a call with that query.
  */
 export function exampleFor(routes: ExampleRoute[], url: string): string | null {
@@ -68,7 +76,8 @@ export function exampleFor(routes: ExampleRoute[], url: string): string | null {
     }
     const own = route.examples.find((example) => example.ownId === ids[ids.length - 1]);
     if (own) return own.name;
-    return route.examples.find((example) => ids.every((id) => example.text.includes(`"${id}"`)))?.name ?? null;
+    // An empty list names no id in its value: its summary may (e.g. "No sessions yet (patient 18dae2f4-…)").
+    return route.examples.find((example) => ids.every((id) => example.text.includes(`"${id}"`) || example.summary.includes(id)))?.name ?? null;
   }
   return null;
 }
@@ -84,21 +93,38 @@ function readRoutes(contractFile: string, warn: (message: string) => void): Exam
   }
 }
 
+/** The getRealtimeSettings example without a realtime service: the mock has none, so the SPA does not connect. */
+export const REALTIME_EXAMPLE = 'notConfigured';
+
+/**
+ * The example Prism is asked for by a call through the dev mock, or null for Prism's own choice: the profile
+ * example to sign in as (both the sign-in answer and the profile; every getProfile example has a signIn example
+ * of the same name), realtime not configured, and for other GET calls the example of the ids or query asked for.
+ */
+export function preferredExample(routes: ExampleRoute[], method: string, url: string, profileExample: string): string | null {
+  const path = url.split('?')[0];
+  if (method === 'POST' && path === '/api/sign-in') return profileExample;
+  if (method !== 'GET') return null;
+  if (path === '/api/user/profile') return profileExample;
+  if (path === '/api/realtime/settings') return REALTIME_EXAMPLE;
+  return exampleFor(routes, url);
+}
+
 /**
  * `profileExample`: the name of the getProfile example the SPA signs in as (MACULA_MOCK_PROFILE, e.g. itAdmin
- * for the /admin screens); Prism's first example, the physician, when unset.
+ * for the /admin screens), through the sign-in form as after a reload; the physician when unset. With
+ * Prism's dynamic mode (`-d`) too, these answers are the contract's examples (a generated profile would have
+ * any role); the other calls are generated.
  */
-export function mockExamples(contractFile: string, profileExample?: string): Plugin {
+export function mockExamples(contractFile: string, profileExample = 'physician'): Plugin {
   let routes: ExampleRoute[] | undefined;
   return {
     name: 'macula-mock-examples',
     configureServer(server) {
       server.middlewares.use((request, _response, next) => {
-        if (profileExample && request.method === 'GET' && request.url?.startsWith('/api/user/profile') && !request.headers.prefer) {
-          request.headers.prefer = `example=${profileExample}`;
-        } else if (request.method === 'GET' && request.url?.startsWith('/api/') && !request.headers.prefer) {
+        if (request.method && request.url?.startsWith('/api/') && !request.headers.prefer) {
           routes ??= readRoutes(contractFile, (message) => server.config.logger.warn(message));
-          const name = exampleFor(routes, request.url);
+          const name = preferredExample(routes, request.method, request.url, profileExample);
           if (name) request.headers.prefer = `example=${name}`;
         }
         next();

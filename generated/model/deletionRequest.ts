@@ -5,6 +5,7 @@ import type { DeletionRequestRequestedBy } from './deletionRequestRequestedBy';
 import type { Timestamp } from './timestamp';
 
 export interface DeletionRequest {
+  /** @maxLength 1000 */
   reason: string;
   /** Who asked; null when that account no longer exists. */
   requestedBy: DeletionRequestRequestedBy;

@@ -6,7 +6,10 @@
  * Paging information of a list answer.
  */
 export interface PageMeta {
-  /** @minimum 1 */
+  /**
+   * @minimum 1
+   * @maximum 1000000
+   */
   page: number;
   /**
    * @minimum 1

@@ -15,12 +15,19 @@ import type { Timestamp } from './timestamp';
 
 export interface Patient {
   id: Uuid;
-  /** Given name. */
+  /**
+   * Given name.
+   * @maxLength 100
+   */
   name: string;
-  /** Family name. */
+  /**
+   * Family name.
+   * @maxLength 100
+   */
   secondName: string;
   birthday: Birthday;
   gender: Gender;
+  /** @maxLength 2000 */
   description?: PatientDescription;
   status: PatientStatus;
   /** Date of the latest treatment (session), null without sessions. */
@@ -31,6 +38,7 @@ export interface Patient {
   /**
    * Number of treatments (sessions).
    * @minimum 0
+   * @maximum 999
    */
   treatmentsCount: number;
   /** The patient's id on the laser system (from NPT files), if known. */

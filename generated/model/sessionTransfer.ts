@@ -27,6 +27,7 @@ export interface SessionTransfer {
   /**
    * How many spots the laser fired (`treated` only).
    * @minimum 0
+   * @maximum 20000
    */
   deliveredSpots: SessionTransferDeliveredSpots;
 }

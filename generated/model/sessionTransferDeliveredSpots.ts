@@ -5,5 +5,6 @@
 /**
  * How many spots the laser fired (`treated` only).
  * @minimum 0
+ * @maximum 20000
  */
 export type SessionTransferDeliveredSpots = number | null;

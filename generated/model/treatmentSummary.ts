@@ -23,6 +23,7 @@ export interface TreatmentSummary {
   /**
    * Session number within the patient.
    * @minimum 1
+   * @maximum 999
    */
   number: number;
   date: Timestamp;
@@ -32,8 +33,17 @@ export interface TreatmentSummary {
   step: PlanStepName;
   stepIndex: PlanStepIndex;
   locked: boolean;
+  /**
+   * The session's brightness (0–1), from the brightness step on.
+   * @minimum 0
+   * @maximum 1
+   */
   brightness?: TreatmentSummaryBrightness;
-  /** @minimum 0 */
+  /**
+   * Spots of the plan (an NPT file holds at most 20,000).
+   * @minimum 0
+   * @maximum 20000
+   */
   totalSpots?: number;
   thumbnailUrl?: TreatmentSummaryThumbnailUrl;
   error?: TreatmentSummaryError;

@@ -3,7 +3,7 @@ import { useRealtimeState } from '@/lib/realtime';
 
 /**
  * The realtime connection's state, unobtrusively: a small dot in the navbar (green: live; grey: connecting;
- * amber: off, the screens refresh on their own), its meaning as a tooltip and for screen readers. A change
+ * amber: lost, the screens refresh on their own; a grey ring: no realtime service configured, as on the mock), its meaning as a tooltip and for screen readers. A change
  * of state is not announced: nothing is lost either way.
  */
 export function RealtimeStatus() {

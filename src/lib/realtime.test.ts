@@ -34,4 +34,13 @@ describe('connectRealtime', () => {
     expect(warn.mock.calls.map((call) => call[0])).toEqual(['[realtime] missing token', '[realtime] invalid token format', '[realtime] invalid configuration']);
     expect(realtimeState()).toBe('disconnected');
   });
+
+  it('without a configured service (key null, as on the mock) is off, quietly, and tries no connection', () => {
+    const logged = [vi.spyOn(console, 'warn').mockImplementation(() => {}), vi.spyOn(console, 'error').mockImplementation(() => {})];
+    const disconnect = connectRealtime({ ...options, token: 'x'.repeat(43), settings: { ...OWN, key: null } });
+    expect(realtimeState()).toBe('off');
+    expect(logged.flatMap((spy) => spy.mock.calls)).toEqual([]);
+    disconnect();
+    expect(realtimeState()).toBe('disconnected');
+  });
 });

@@ -10,7 +10,8 @@ import { useSyncExternalStore } from 'react';
 import type { RealtimeSettings } from '@generated/model/realtimeSettings';
 import { setRealtimeSocketSource } from './api-client';
 
-export type RealtimeState = 'connecting' | 'connected' | 'disconnected';
+/** `off`: no realtime service is configured (the settings' key is null, e.g. on the mock); nothing to connect to. */
+export type RealtimeState = 'connecting' | 'connected' | 'disconnected' | 'off';
 
 /** The realtime errors the client can meet, as they are logged. */
 export type RealtimeError = 'invalid configuration' | 'missing token' | 'initialization failed' | 'invalid token format';
@@ -106,6 +107,11 @@ const TOKEN_FORMAT = /^[\x21-\x7e]{16,4096}$/;
 /** Connects and subscribes; returns the function that disconnects (at logout, or when the user changes). */
 export function connectRealtime(options: RealtimeOptions): () => void {
   const { settings, token } = options;
+  if (settings.key === null) {
+    // Not an error: this API has no realtime service, and the screens refresh on their own.
+    setState('off');
+    return () => setState('disconnected');
+  }
   if (!token) {
     logRealtimeError('missing token');
     return () => {};
@@ -114,7 +120,8 @@ export function connectRealtime(options: RealtimeOptions): () => void {
     logRealtimeError('invalid token format');
     return () => {};
   }
-  if (!settings.key || !settings.cluster) {
+  const { key } = settings;
+  if (!key || !settings.cluster) {
     logRealtimeError('invalid configuration', settings);
     return () => {};
   }
@@ -125,7 +132,7 @@ export function connectRealtime(options: RealtimeOptions): () => void {
   import('pusher-js')
     .then(({ default: Pusher }) => {
       if (stopped) return;
-      const pusher = new Pusher(settings.key, {
+      const pusher = new Pusher(key, {
         cluster: settings.cluster,
         ...socketAddress(settings, options.apiBaseUrl, window.location),
         enabledTransports: ['ws', 'wss'],

@@ -3,7 +3,7 @@
 // of the list example must have a card, sessions and, for each session, the session itself; what the list,
 // the card, the session and the comparison say about one session must agree.
 import { describe, expect, it } from 'vitest';
-import { exampleFor, exampleRoutes } from '../../mocks/mock-examples';
+import { exampleFor, exampleRoutes, preferredExample, REALTIME_EXAMPLE } from '../../mocks/mock-examples';
 import { loadContract, resolve } from './contract-loader';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- example values, checked field by field
@@ -12,10 +12,10 @@ const contract = loadContract();
 const routes = exampleRoutes(contract as unknown as Record<string, unknown>);
 const MARIA = 'a1c3e5f7-0b2d-4e6f-8a9b-1c2d3e4f5a61';
 
-/** The named examples of an operation's 200 answer. */
-function examples(path: string, method = 'get'): Record<string, Json> {
+/** The named examples of an operation's success answer (200 unless told). */
+function examples(path: string, method = 'get', status = '200'): Record<string, Json> {
   const operation = contract.paths[path][method] as Json;
-  const content = resolve(contract, operation.responses['200']).content['application/json'];
+  const content = resolve(contract, operation.responses[status]).content['application/json'];
   return Object.fromEntries(Object.entries(content.examples as Json).map(([name, example]) => [name, resolve(contract, example).value]));
 }
 
@@ -118,5 +118,57 @@ describe('mocks/mock-examples.ts', () => {
     expect(exampleFor(routes, '/api/treatments/1a7c3e95-2b4d-4f6a-8c0e-9d1f3a5b7c2e')).toBe('modified');
     expect(exampleFor(routes, `/api/patients/${MARIA}`)).toBe('active');
     expect(exampleFor(routes, `/api/patients/${MARIA}/treatments`)).toBe('twoSessions');
+  });
+});
+
+describe('signing in on the mock as the profile example chosen (MACULA_MOCK_PROFILE)', () => {
+  const signIns = examples('/sign-in', 'post');
+  it.each(Object.entries(examples('/user/profile')))('%s: the sign-in answer carries the same profile', (name, profile) => {
+    expect(preferredExample(routes, 'POST', '/api/sign-in', name)).toBe(name);
+    expect(preferredExample(routes, 'GET', '/api/user/profile', name)).toBe(name);
+    expect(signIns[name]?.data.profile).toEqual(profile.data);
+  });
+});
+
+/** POST operations that create (201) a resource that has a read operation at `{path}/{id}`. */
+const creations = Object.entries(contract.paths).flatMap(([path, item]) => {
+  const operation = (item as Json).post as Json | undefined;
+  return operation?.responses['201'] && (contract.paths[`${path}/{id}`] as Json | undefined)?.get ? [path] : [];
+});
+
+describe('what a create example answers can be read on the mock', () => {
+  it('finds the create operations', () => {
+    expect(creations).toEqual(expect.arrayContaining(['/patients', '/users']));
+  });
+
+  // The answers that are the created resource (`data.id`); an upload's answer (POST /treatments) names a session and a patient.
+  const created = creations.flatMap((path) =>
+    Object.entries(examples(path, 'post', '201')).flatMap(([name, value]) => (value.data.id ? [[`${path} ${name}`, path, value] as const] : [])),
+  );
+  it('finds the create examples', () => {
+    expect(created.map(([name]) => name)).toEqual(expect.arrayContaining(['/patients added', '/users invited', '/users draft']));
+  });
+
+  it.each(created)(
+    '%s: reading its id answers the same resource',
+    (_name, path, created) => {
+      const read = served(`${path}/{id}`, `/api${path}/${created.data.id}`);
+      expect(read.data).toEqual(created.data);
+    },
+  );
+
+  it('a patient just added has a card without sessions', () => {
+    const added = examples('/patients', 'post', '201').added.data;
+    const sessions = served('/patients/{id}/treatments', `/api/patients/${added.id}/treatments?page=1&perPage=20`);
+    expect(added.treatmentsCount).toBe(0);
+    expect(sessions.data).toEqual([]);
+    expect(sessions.meta.total).toBe(0);
+  });
+});
+
+describe('realtime on the mock', () => {
+  it('is not configured, so the SPA does not try to connect', () => {
+    expect(preferredExample(routes, 'GET', '/api/realtime/settings', 'physician')).toBe(REALTIME_EXAMPLE);
+    expect(examples('/realtime/settings')[REALTIME_EXAMPLE].data.key).toBeNull();
   });
 });

@@ -62,7 +62,7 @@ test('a reversed birthday range is refused on the page; a link with values it ca
   await expectNoAxeViolations(page);
 });
 
-test('add new patient: the form refuses what is missing, Prism confirms, the card opens', async ({ page, texts }) => {
+test('add new patient: the form refuses what is missing, Prism confirms, the new patient’s card opens', async ({ page, texts }) => {
   await openList(page);
   const list = texts.patientList;
   await page.getByRole('button', { name: list.actions.addPatient }).click();
@@ -79,6 +79,10 @@ test('add new patient: the form refuses what is missing, Prism confirms, the car
   await dialog.getByRole('button', { name: list.add.submit }).click();
   await expect(page).toHaveURL(`/physician/patient-card?patientId=${getCreatePatientResponseMock().data.id}`);
   await expect(page.getByText(getCreatePatientResponseMock().message!)).toBeVisible();
+  // The card of the patient just added (the contract's getPatient example of that id), without sessions.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Peter Neumann');
+  await expect(page.getByRole('region', { name: texts.patientCard.general.title })).toContainText('Referred by Dr. Lang');
+  await expect(page.getByRole('article')).toHaveCount(0);
 });
 
 test('keyboard: / focuses the search, the arrows move through the rows, Enter opens the card; Upload NPT file opens the upload', async ({

@@ -55,3 +55,26 @@ test('signing in with the contract examples reaches the route of the example pro
 
   expect(await storedTokens(page)).toEqual({ localStorage: signedIn.data.token, sessionStorage: null });
 });
+
+test('realtime is off on the mock: the navbar says it is not configured, and the console shows no error', async ({ page, texts }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const sockets: string[] = [];
+  page.on('websocket', (socket) => sockets.push(socket.url()));
+
+  await page.goto('/sign-in');
+  await page.evaluate(() => localStorage.setItem('token', 'demo'));
+  await page.goto('/physician/list');
+  const status = page.getByRole('img', { name: texts.common.realtime.off });
+  await expect(status).toBeVisible({ timeout: 30_000 });
+  await page.locator('table.mp-patient-table tbody a').filter({ hasText: 'Schneider' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Maria Schneider');
+  await expect(status).toBeVisible();
+
+  expect(errors).toEqual([]);
+  // Only Vite's own hot-reload socket, none to /api.
+  expect(sockets.filter((url) => new URL(url).pathname.startsWith('/api'))).toEqual([]);
+});

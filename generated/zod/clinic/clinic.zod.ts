@@ -150,7 +150,7 @@ export const listDevicesQueryParams = zod.strictObject({
 })
 
 export const listDevicesResponseDataItemLaserProfileWavelengthNmMin = 400;
-export const listDevicesResponseDataItemLaserProfileWavelengthNmMax = 1100;export const listDevicesResponseDataItemLaserProfileModesContinuousMinSpacingMax = 4;export const listDevicesResponseMetaPerPageMax = 100;export const listDevicesResponseMetaTotalMin = 0;
+export const listDevicesResponseDataItemLaserProfileWavelengthNmMax = 1100;export const listDevicesResponseDataItemLaserProfileModesContinuousMinSpacingMax = 4;export const listDevicesResponseMetaPageMax = 1000000;export const listDevicesResponseMetaPerPageMax = 100;export const listDevicesResponseMetaTotalMin = 0;
 
 export const listDevicesResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -203,7 +203,7 @@ export const listDevicesResponse = zod.object({
 }).describe('**Addition.** What a laser device can deliver, from its maker\'s specification, entered by an IT admin: the plan of a session treated with it must lie within it (docs/clinical-limits.md).'),zod.null()]).optional().describe('**Addition.** What the device can deliver; null until an IT admin has entered it (its sessions cannot be signed off).')
 })),
   "meta": zod.object({
-  "page": zod.number().min(1),
+  "page": zod.number().min(1).max(listDevicesResponseMetaPageMax),
   "perPage": zod.number().min(1).max(listDevicesResponseMetaPerPageMax),
   "total": zod.number().min(listDevicesResponseMetaTotalMin),
   "lastPage": zod.number().min(1)
@@ -515,7 +515,7 @@ export const listAccessLogQueryParams = zod.strictObject({
 
 export const listAccessLogResponseDataItemActionMax = 64;
 export const listAccessLogResponseDataItemActionRegExp = new RegExp('^[A-Za-z_]+(\\.[A-Za-z_]+)*$');
-export const listAccessLogResponseDataItemPatientCountMin = 0;export const listAccessLogResponseMetaPerPageMax = 100;export const listAccessLogResponseMetaTotalMin = 0;
+export const listAccessLogResponseDataItemPatientCountMin = 0;export const listAccessLogResponseMetaPageMax = 1000000;export const listAccessLogResponseMetaPerPageMax = 100;export const listAccessLogResponseMetaTotalMin = 0;
 
 export const listAccessLogResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -538,7 +538,7 @@ export const listAccessLogResponse = zod.object({
   "patientCount": zod.number().min(listAccessLogResponseDataItemPatientCountMin)
 }).describe('One entry of the access log. `patient` is the patient the list was filtered by, else the entry\'s only patient (null when it names none or several); `patientCount` says how many it names (a list names the patients of its page).')),
   "meta": zod.object({
-  "page": zod.number().min(1),
+  "page": zod.number().min(1).max(listAccessLogResponseMetaPageMax),
   "perPage": zod.number().min(1).max(listAccessLogResponseMetaPerPageMax),
   "total": zod.number().min(listAccessLogResponseMetaTotalMin),
   "lastPage": zod.number().min(1)

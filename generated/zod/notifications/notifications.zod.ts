@@ -19,7 +19,7 @@ export const listNotificationsQueryParams = zod.strictObject({
   "category": zod.enum(['system', 'team_members', 'patients', 'news_and_updates']).optional().describe('Only notifications of this category.')
 })
 
-export const listNotificationsResponseMetaPerPageMax = 100;export const listNotificationsResponseMetaTotalMin = 0;export const listNotificationsResponseMetaUnreadMin = 0;
+export const listNotificationsResponseMetaPageMax = 1000000;export const listNotificationsResponseMetaPerPageMax = 100;export const listNotificationsResponseMetaTotalMin = 0;export const listNotificationsResponseMetaUnreadMin = 0;
 
 export const listNotificationsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -34,7 +34,7 @@ export const listNotificationsResponse = zod.object({
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 })),
   "meta": zod.object({
-  "page": zod.number().min(1),
+  "page": zod.number().min(1).max(listNotificationsResponseMetaPageMax),
   "perPage": zod.number().min(1).max(listNotificationsResponseMetaPerPageMax),
   "total": zod.number().min(listNotificationsResponseMetaTotalMin),
   "lastPage": zod.number().min(1)

@@ -23,26 +23,27 @@ export const listPatientsQueryParams = zod.strictObject({
   "sort": zod.enum(['name', '-name', 'secondName', '-secondName', 'birthday', '-birthday', 'latestSessionDate', '-latestSessionDate', 'treatmentsCount', '-treatmentsCount', 'createdAt', '-createdAt']).optional().describe('Sort key; a leading minus sorts descending.')
 })
 
-export const listPatientsResponseDataItemTreatmentsCountMin = 0;export const listPatientsResponseMetaPerPageMax = 100;export const listPatientsResponseMetaTotalMin = 0;
+export const listPatientsResponseDataItemNameMax = 100;export const listPatientsResponseDataItemSecondNameMax = 100;export const listPatientsResponseDataItemDescriptionMax = 2000;export const listPatientsResponseDataItemTreatmentsCountMin = 0;
+export const listPatientsResponseDataItemTreatmentsCountMax = 999;export const listPatientsResponseDataItemDeletionRequestReasonMax = 1000;export const listPatientsResponseMetaPageMax = 1000000;export const listPatientsResponseMetaPerPageMax = 100;export const listPatientsResponseMetaTotalMin = 0;
 
 export const listPatientsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
   "data": zod.array(zod.object({
   "id": zod.uuid(),
-  "name": zod.string().describe('Given name.'),
-  "secondName": zod.string().describe('Family name.'),
+  "name": zod.string().max(listPatientsResponseDataItemNameMax).describe('Given name.'),
+  "secondName": zod.string().max(listPatientsResponseDataItemSecondNameMax).describe('Family name.'),
   "birthday": zod.iso.date().describe('Date of birth, YYYY-MM-DD.'),
   "gender": zod.enum(['male', 'female', 'other']),
-  "description": zod.string().nullish(),
+  "description": zod.string().max(listPatientsResponseDataItemDescriptionMax).nullish(),
   "status": zod.enum(['active', 'archived', 'deleting']).describe('active; deleting = deletion requested by a physician or nurse, waiting for an IT admin; archived.'),
   "latestSessionDate": zod.iso.datetime({}).nullish().describe('Date of the latest treatment (session), null without sessions.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
   "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
-  "treatmentsCount": zod.number().min(listPatientsResponseDataItemTreatmentsCountMin).describe('Number of treatments (sessions).'),
+  "treatmentsCount": zod.number().min(listPatientsResponseDataItemTreatmentsCountMin).max(listPatientsResponseDataItemTreatmentsCountMax).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "transferStatus": zod.union([zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),zod.null()]).optional().describe('**Addition.** Where the latest session\'s signed plan stands on its way to the laser (issue 29); null when it was never sent to one.'),
   "deletionRequest": zod.union([zod.object({
-  "reason": zod.string(),
+  "reason": zod.string().max(listPatientsResponseDataItemDeletionRequestReasonMax),
   "requestedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
@@ -53,7 +54,7 @@ export const listPatientsResponse = zod.object({
   "updatedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 })),
   "meta": zod.object({
-  "page": zod.number().min(1),
+  "page": zod.number().min(1).max(listPatientsResponseMetaPageMax),
   "perPage": zod.number().min(1).max(listPatientsResponseMetaPerPageMax),
   "total": zod.number().min(listPatientsResponseMetaTotalMin),
   "lastPage": zod.number().min(1)
@@ -116,27 +117,28 @@ export const bulkUpdatePatientsResponse = zod.object({
  * The patient card's general information. Physicians and nurses can read active patients only (others answer 404); IT admins read patients in any status, including the deletion request.
  * @summary Read a patient
  */
-export const getPatientResponseDataTreatmentsCountMin = 0;
+export const getPatientResponseDataNameMax = 100;export const getPatientResponseDataSecondNameMax = 100;export const getPatientResponseDataDescriptionMax = 2000;export const getPatientResponseDataTreatmentsCountMin = 0;
+export const getPatientResponseDataTreatmentsCountMax = 999;export const getPatientResponseDataDeletionRequestReasonMax = 1000;
 
 export const getPatientResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
   "message": zod.string().optional(),
   "data": zod.object({
   "id": zod.uuid(),
-  "name": zod.string().describe('Given name.'),
-  "secondName": zod.string().describe('Family name.'),
+  "name": zod.string().max(getPatientResponseDataNameMax).describe('Given name.'),
+  "secondName": zod.string().max(getPatientResponseDataSecondNameMax).describe('Family name.'),
   "birthday": zod.iso.date().describe('Date of birth, YYYY-MM-DD.'),
   "gender": zod.enum(['male', 'female', 'other']),
-  "description": zod.string().nullish(),
+  "description": zod.string().max(getPatientResponseDataDescriptionMax).nullish(),
   "status": zod.enum(['active', 'archived', 'deleting']).describe('active; deleting = deletion requested by a physician or nurse, waiting for an IT admin; archived.'),
   "latestSessionDate": zod.iso.datetime({}).nullish().describe('Date of the latest treatment (session), null without sessions.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
   "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
-  "treatmentsCount": zod.number().min(getPatientResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
+  "treatmentsCount": zod.number().min(getPatientResponseDataTreatmentsCountMin).max(getPatientResponseDataTreatmentsCountMax).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "transferStatus": zod.union([zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),zod.null()]).optional().describe('**Addition.** Where the latest session\'s signed plan stands on its way to the laser (issue 29); null when it was never sent to one.'),
   "deletionRequest": zod.union([zod.object({
-  "reason": zod.string(),
+  "reason": zod.string().max(getPatientResponseDataDeletionRequestReasonMax),
   "requestedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
@@ -162,27 +164,28 @@ export const updatePatientBody = zod.strictObject({
   "description": zod.string().max(updatePatientBodyDescriptionMax).nullish()
 }).describe('Fields to change; absent fields stay as they are. Also used to adjust the description.')
 
-export const updatePatientResponseDataTreatmentsCountMin = 0;
+export const updatePatientResponseDataNameMax = 100;export const updatePatientResponseDataSecondNameMax = 100;export const updatePatientResponseDataDescriptionMax = 2000;export const updatePatientResponseDataTreatmentsCountMin = 0;
+export const updatePatientResponseDataTreatmentsCountMax = 999;export const updatePatientResponseDataDeletionRequestReasonMax = 1000;
 
 export const updatePatientResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
   "message": zod.string().optional(),
   "data": zod.object({
   "id": zod.uuid(),
-  "name": zod.string().describe('Given name.'),
-  "secondName": zod.string().describe('Family name.'),
+  "name": zod.string().max(updatePatientResponseDataNameMax).describe('Given name.'),
+  "secondName": zod.string().max(updatePatientResponseDataSecondNameMax).describe('Family name.'),
   "birthday": zod.iso.date().describe('Date of birth, YYYY-MM-DD.'),
   "gender": zod.enum(['male', 'female', 'other']),
-  "description": zod.string().nullish(),
+  "description": zod.string().max(updatePatientResponseDataDescriptionMax).nullish(),
   "status": zod.enum(['active', 'archived', 'deleting']).describe('active; deleting = deletion requested by a physician or nurse, waiting for an IT admin; archived.'),
   "latestSessionDate": zod.iso.datetime({}).nullish().describe('Date of the latest treatment (session), null without sessions.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
   "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
-  "treatmentsCount": zod.number().min(updatePatientResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
+  "treatmentsCount": zod.number().min(updatePatientResponseDataTreatmentsCountMin).max(updatePatientResponseDataTreatmentsCountMax).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "transferStatus": zod.union([zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),zod.null()]).optional().describe('**Addition.** Where the latest session\'s signed plan stands on its way to the laser (issue 29); null when it was never sent to one.'),
   "deletionRequest": zod.union([zod.object({
-  "reason": zod.string(),
+  "reason": zod.string().max(updatePatientResponseDataDeletionRequestReasonMax),
   "requestedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
@@ -213,27 +216,28 @@ export const requestPatientDeletionBody = zod.strictObject({
   "reason": zod.string().min(1).max(requestPatientDeletionBodyReasonMax)
 })
 
-export const requestPatientDeletionResponseDataTreatmentsCountMin = 0;
+export const requestPatientDeletionResponseDataNameMax = 100;export const requestPatientDeletionResponseDataSecondNameMax = 100;export const requestPatientDeletionResponseDataDescriptionMax = 2000;export const requestPatientDeletionResponseDataTreatmentsCountMin = 0;
+export const requestPatientDeletionResponseDataTreatmentsCountMax = 999;export const requestPatientDeletionResponseDataDeletionRequestReasonMax = 1000;
 
 export const requestPatientDeletionResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
   "message": zod.string().optional(),
   "data": zod.object({
   "id": zod.uuid(),
-  "name": zod.string().describe('Given name.'),
-  "secondName": zod.string().describe('Family name.'),
+  "name": zod.string().max(requestPatientDeletionResponseDataNameMax).describe('Given name.'),
+  "secondName": zod.string().max(requestPatientDeletionResponseDataSecondNameMax).describe('Family name.'),
   "birthday": zod.iso.date().describe('Date of birth, YYYY-MM-DD.'),
   "gender": zod.enum(['male', 'female', 'other']),
-  "description": zod.string().nullish(),
+  "description": zod.string().max(requestPatientDeletionResponseDataDescriptionMax).nullish(),
   "status": zod.enum(['active', 'archived', 'deleting']).describe('active; deleting = deletion requested by a physician or nurse, waiting for an IT admin; archived.'),
   "latestSessionDate": zod.iso.datetime({}).nullish().describe('Date of the latest treatment (session), null without sessions.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
   "latestSessionFailed": zod.boolean().describe('True when processing of the latest session failed: the lists show \"Error Detected\" for it (its planStatus is no_plan_available; the session\'s `error` says why).'),
-  "treatmentsCount": zod.number().min(requestPatientDeletionResponseDataTreatmentsCountMin).describe('Number of treatments (sessions).'),
+  "treatmentsCount": zod.number().min(requestPatientDeletionResponseDataTreatmentsCountMin).max(requestPatientDeletionResponseDataTreatmentsCountMax).describe('Number of treatments (sessions).'),
   "deviceId": zod.string().nullish().describe('The patient\'s id on the laser system (from NPT files), if known.'),
   "transferStatus": zod.union([zod.enum(['queued', 'received', 'treated', 'failed', 'cancelled']).describe('**Addition.** Where a signed plan\'s parameter set stands on its way to the laser: `queued` (waiting for the device\'s sync app), `received` (the sync app fetched it and confirmed its SHA-256), `treated` (the laser reported the delivery), `failed` (the laser reported it could not treat, with its reason), `cancelled` (a physician withdrew it before the laser received it, or sent it to another device).'),zod.null()]).optional().describe('**Addition.** Where the latest session\'s signed plan stands on its way to the laser (issue 29); null when it was never sent to one.'),
   "deletionRequest": zod.union([zod.object({
-  "reason": zod.string(),
+  "reason": zod.string().max(requestPatientDeletionResponseDataDeletionRequestReasonMax),
   "requestedBy": zod.union([zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
@@ -258,15 +262,18 @@ export const listPatientTreatmentsQueryParams = zod.strictObject({
   "perPage": zod.number().min(1).max(listPatientTreatmentsQueryPerPageMax).default(listPatientTreatmentsQueryPerPageDefault).describe('Items per page.')
 })
 
-export const listPatientTreatmentsResponseDataItemStepIndexMin = 0;
-export const listPatientTreatmentsResponseDataItemStepIndexMax = 8;export const listPatientTreatmentsResponseDataItemTotalSpotsMin = 0;export const listPatientTreatmentsResponseDataItemTransferDeliveredSpotsMin = 0;export const listPatientTreatmentsResponseMetaPerPageMax = 100;export const listPatientTreatmentsResponseMetaTotalMin = 0;
+export const listPatientTreatmentsResponseDataItemNumberMax = 999;export const listPatientTreatmentsResponseDataItemStepIndexMin = 0;
+export const listPatientTreatmentsResponseDataItemStepIndexMax = 8;export const listPatientTreatmentsResponseDataItemBrightnessMin = 0;
+export const listPatientTreatmentsResponseDataItemBrightnessMax = 1;export const listPatientTreatmentsResponseDataItemTotalSpotsMin = 0;
+export const listPatientTreatmentsResponseDataItemTotalSpotsMax = 20000;export const listPatientTreatmentsResponseDataItemTransferDeliveredSpotsMin = 0;
+export const listPatientTreatmentsResponseDataItemTransferDeliveredSpotsMax = 20000;export const listPatientTreatmentsResponseMetaPageMax = 1000000;export const listPatientTreatmentsResponseMetaPerPageMax = 100;export const listPatientTreatmentsResponseMetaTotalMin = 0;
 
 export const listPatientTreatmentsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
   "data": zod.array(zod.object({
   "id": zod.uuid(),
   "patientId": zod.uuid(),
-  "number": zod.number().min(1).describe('Session number within the patient.'),
+  "number": zod.number().min(1).max(listPatientTreatmentsResponseDataItemNumberMax).describe('Session number within the patient.'),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "eye": zod.enum(['both', 'OD', 'OS']).describe('Treated eye; OD = right, OS = left.'),
   "description": zod.string().nullish(),
@@ -274,8 +281,8 @@ export const listPatientTreatmentsResponse = zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(listPatientTreatmentsResponseDataItemStepIndexMin).max(listPatientTreatmentsResponseDataItemStepIndexMax),
   "locked": zod.boolean(),
-  "brightness": zod.number().nullish(),
-  "totalSpots": zod.number().min(listPatientTreatmentsResponseDataItemTotalSpotsMin).optional(),
+  "brightness": zod.number().min(listPatientTreatmentsResponseDataItemBrightnessMin).max(listPatientTreatmentsResponseDataItemBrightnessMax).nullish().describe('The session\'s brightness (0–1), from the brightness step on.'),
+  "totalSpots": zod.number().min(listPatientTreatmentsResponseDataItemTotalSpotsMin).max(listPatientTreatmentsResponseDataItemTotalSpotsMax).optional().describe('Spots of the plan (an NPT file holds at most 20,000).'),
   "thumbnailUrl": zod.string().nullish(),
   "error": zod.union([zod.object({
   "code": zod.string(),
@@ -300,12 +307,12 @@ export const listPatientTreatmentsResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(listPatientTreatmentsResponseDataItemTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(listPatientTreatmentsResponseDataItemTransferDeliveredSpotsMin).max(listPatientTreatmentsResponseDataItemTransferDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.')),
   "meta": zod.object({
-  "page": zod.number().min(1),
+  "page": zod.number().min(1).max(listPatientTreatmentsResponseMetaPageMax),
   "perPage": zod.number().min(1).max(listPatientTreatmentsResponseMetaPerPageMax),
   "total": zod.number().min(listPatientTreatmentsResponseMetaTotalMin),
   "lastPage": zod.number().min(1)
@@ -321,8 +328,11 @@ export const comparePatientTreatmentsQueryParams = zod.strictObject({
   "second": zod.uuid().describe('The later session (id).')
 })
 
-export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMin = 0;
-export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstTreatmentTransferDeliveredSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMin = 0;
+export const comparePatientTreatmentsResponseDataFirstTreatmentNumberMax = 999;export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMin = 0;
+export const comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstTreatmentBrightnessMin = 0;
+export const comparePatientTreatmentsResponseDataFirstTreatmentBrightnessMax = 1;export const comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMin = 0;
+export const comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMax = 20000;export const comparePatientTreatmentsResponseDataFirstTreatmentTransferDeliveredSpotsMin = 0;
+export const comparePatientTreatmentsResponseDataFirstTreatmentTransferDeliveredSpotsMax = 20000;export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataFirstPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataFirstPlanRevisionMin = 0;
 export const comparePatientTreatmentsResponseDataFirstPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataFirstPlanOpticDiscRadiusPxMax = 10000;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazRotationDegMax = 180;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesFazMarginUmMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanExclusionZonesOnhRotationDegMin = -180;
@@ -333,8 +343,11 @@ export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsInnerRadiu
 export const comparePatientTreatmentsResponseDataFirstPlanGridSettingsOuterRadiusUmMax = 6000;export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemIdMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemBrightnessMin = 0;
 export const comparePatientTreatmentsResponseDataFirstPlanSpotsItemBrightnessMax = 1;export const comparePatientTreatmentsResponseDataFirstPlanBrightnessExcludedSpotsMin = 0;export const comparePatientTreatmentsResponseDataFirstPlanParameterSetSha256RegExp = new RegExp('^[0-9a-f]{64}$');
 export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMin = 400;
-export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;export const comparePatientTreatmentsResponseDataFirstLaserSettingsPulseDurationMsMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsLaserDoseMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsDutyCyclePercentMax = 100;export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMin = 0;
-export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMin = 0;export const comparePatientTreatmentsResponseDataSecondTreatmentTransferDeliveredSpotsMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMin = 0;
+export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileWavelengthNmMax = 1100;export const comparePatientTreatmentsResponseDataFirstPlanSafetyTreatmentDeviceLaserProfileModesContinuousMinSpacingMax = 4;export const comparePatientTreatmentsResponseDataFirstLaserSettingsPulseDurationMsMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsLaserDoseMin = 0;export const comparePatientTreatmentsResponseDataFirstLaserSettingsDutyCyclePercentMax = 100;export const comparePatientTreatmentsResponseDataSecondTreatmentNumberMax = 999;export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMin = 0;
+export const comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondTreatmentBrightnessMin = 0;
+export const comparePatientTreatmentsResponseDataSecondTreatmentBrightnessMax = 1;export const comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMin = 0;
+export const comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMax = 20000;export const comparePatientTreatmentsResponseDataSecondTreatmentTransferDeliveredSpotsMin = 0;
+export const comparePatientTreatmentsResponseDataSecondTreatmentTransferDeliveredSpotsMax = 20000;export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMin = 0;
 export const comparePatientTreatmentsResponseDataSecondPlanStepIndexMax = 8;export const comparePatientTreatmentsResponseDataSecondPlanRevisionMin = 0;
 export const comparePatientTreatmentsResponseDataSecondPlanRevisionMax = 1000000;export const comparePatientTreatmentsResponseDataSecondPlanOpticDiscRadiusPxMax = 10000;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMin = -180;
 export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazRotationDegMax = 180;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesFazMarginUmMin = 0;export const comparePatientTreatmentsResponseDataSecondPlanExclusionZonesOnhRotationDegMin = -180;
@@ -354,7 +367,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "treatment": zod.object({
   "id": zod.uuid(),
   "patientId": zod.uuid(),
-  "number": zod.number().min(1).describe('Session number within the patient.'),
+  "number": zod.number().min(1).max(comparePatientTreatmentsResponseDataFirstTreatmentNumberMax).describe('Session number within the patient.'),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "eye": zod.enum(['both', 'OD', 'OS']).describe('Treated eye; OD = right, OS = left.'),
   "description": zod.string().nullish(),
@@ -362,8 +375,8 @@ export const comparePatientTreatmentsResponse = zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMin).max(comparePatientTreatmentsResponseDataFirstTreatmentStepIndexMax),
   "locked": zod.boolean(),
-  "brightness": zod.number().nullish(),
-  "totalSpots": zod.number().min(comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMin).optional(),
+  "brightness": zod.number().min(comparePatientTreatmentsResponseDataFirstTreatmentBrightnessMin).max(comparePatientTreatmentsResponseDataFirstTreatmentBrightnessMax).nullish().describe('The session\'s brightness (0–1), from the brightness step on.'),
+  "totalSpots": zod.number().min(comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMin).max(comparePatientTreatmentsResponseDataFirstTreatmentTotalSpotsMax).optional().describe('Spots of the plan (an NPT file holds at most 20,000).'),
   "thumbnailUrl": zod.string().nullish(),
   "error": zod.union([zod.object({
   "code": zod.string(),
@@ -388,7 +401,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(comparePatientTreatmentsResponseDataFirstTreatmentTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(comparePatientTreatmentsResponseDataFirstTreatmentTransferDeliveredSpotsMin).max(comparePatientTreatmentsResponseDataFirstTreatmentTransferDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.'),
@@ -570,7 +583,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "treatment": zod.object({
   "id": zod.uuid(),
   "patientId": zod.uuid(),
-  "number": zod.number().min(1).describe('Session number within the patient.'),
+  "number": zod.number().min(1).max(comparePatientTreatmentsResponseDataSecondTreatmentNumberMax).describe('Session number within the patient.'),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "eye": zod.enum(['both', 'OD', 'OS']).describe('Treated eye; OD = right, OS = left.'),
   "description": zod.string().nullish(),
@@ -578,8 +591,8 @@ export const comparePatientTreatmentsResponse = zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMin).max(comparePatientTreatmentsResponseDataSecondTreatmentStepIndexMax),
   "locked": zod.boolean(),
-  "brightness": zod.number().nullish(),
-  "totalSpots": zod.number().min(comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMin).optional(),
+  "brightness": zod.number().min(comparePatientTreatmentsResponseDataSecondTreatmentBrightnessMin).max(comparePatientTreatmentsResponseDataSecondTreatmentBrightnessMax).nullish().describe('The session\'s brightness (0–1), from the brightness step on.'),
+  "totalSpots": zod.number().min(comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMin).max(comparePatientTreatmentsResponseDataSecondTreatmentTotalSpotsMax).optional().describe('Spots of the plan (an NPT file holds at most 20,000).'),
   "thumbnailUrl": zod.string().nullish(),
   "error": zod.union([zod.object({
   "code": zod.string(),
@@ -604,7 +617,7 @@ export const comparePatientTreatmentsResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(comparePatientTreatmentsResponseDataSecondTreatmentTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(comparePatientTreatmentsResponseDataSecondTreatmentTransferDeliveredSpotsMin).max(comparePatientTreatmentsResponseDataSecondTreatmentTransferDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.'),

@@ -32,7 +32,7 @@ export const getRealtimeSettingsResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
   "message": zod.string().optional(),
   "data": zod.object({
-  "key": zod.string().describe('The app key (public).'),
+  "key": zod.string().nullable().describe('The app key (public); null when no realtime service is configured (the mock): the client does not connect and the screens refresh on their own.'),
   "cluster": zod.string(),
   "host": zod.string().nullable().describe('Websocket host; null for the server\'s own endpoint (beside the API).'),
   "port": zod.number().min(1).max(getRealtimeSettingsResponseDataPortMax).nullable(),

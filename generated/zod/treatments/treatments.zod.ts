@@ -25,8 +25,11 @@ export const uploadTreatmentBody = zod.strictObject({
  * **Addition.** One session with its images, laser settings, plan, lock and issue report, "Modified" (`modified`: who changed a plan prepared by someone else, and when) and "Error Detected" (`error`). The wizard opens at the step that `step` maps to.
  * @summary Read a session
  */
-export const getTreatmentResponseDataStepIndexMin = 0;
-export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataTotalSpotsMin = 0;export const getTreatmentResponseDataTransferDeliveredSpotsMin = 0;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataDutyCyclePercentMax = 100;export const getTreatmentResponseDataDiagnosticsNotesMax = 2000;export const getTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const getTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const getTreatmentResponseDataPlanStepIndexMin = 0;
+export const getTreatmentResponseDataNumberMax = 999;export const getTreatmentResponseDataStepIndexMin = 0;
+export const getTreatmentResponseDataStepIndexMax = 8;export const getTreatmentResponseDataBrightnessMin = 0;
+export const getTreatmentResponseDataBrightnessMax = 1;export const getTreatmentResponseDataTotalSpotsMin = 0;
+export const getTreatmentResponseDataTotalSpotsMax = 20000;export const getTreatmentResponseDataTransferDeliveredSpotsMin = 0;
+export const getTreatmentResponseDataTransferDeliveredSpotsMax = 20000;export const getTreatmentResponseDataPulseDurationMsMin = 0;export const getTreatmentResponseDataLaserDoseMin = 0;export const getTreatmentResponseDataDutyCyclePercentMax = 100;export const getTreatmentResponseDataDiagnosticsNotesMax = 2000;export const getTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const getTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const getTreatmentResponseDataPlanStepIndexMin = 0;
 export const getTreatmentResponseDataPlanStepIndexMax = 8;export const getTreatmentResponseDataPlanRevisionMin = 0;
 export const getTreatmentResponseDataPlanRevisionMax = 1000000;export const getTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const getTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const getTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const getTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -45,7 +48,7 @@ export const getTreatmentResponse = zod.object({
   "data": zod.object({
   "id": zod.uuid(),
   "patientId": zod.uuid(),
-  "number": zod.number().min(1).describe('Session number within the patient.'),
+  "number": zod.number().min(1).max(getTreatmentResponseDataNumberMax).describe('Session number within the patient.'),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "eye": zod.enum(['both', 'OD', 'OS']).describe('Treated eye; OD = right, OS = left.'),
   "description": zod.string().nullish(),
@@ -53,8 +56,8 @@ export const getTreatmentResponse = zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(getTreatmentResponseDataStepIndexMin).max(getTreatmentResponseDataStepIndexMax),
   "locked": zod.boolean(),
-  "brightness": zod.number().nullish(),
-  "totalSpots": zod.number().min(getTreatmentResponseDataTotalSpotsMin).optional(),
+  "brightness": zod.number().min(getTreatmentResponseDataBrightnessMin).max(getTreatmentResponseDataBrightnessMax).nullish().describe('The session\'s brightness (0–1), from the brightness step on.'),
+  "totalSpots": zod.number().min(getTreatmentResponseDataTotalSpotsMin).max(getTreatmentResponseDataTotalSpotsMax).optional().describe('Spots of the plan (an NPT file holds at most 20,000).'),
   "thumbnailUrl": zod.string().nullish(),
   "error": zod.union([zod.object({
   "code": zod.string(),
@@ -79,7 +82,7 @@ export const getTreatmentResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(getTreatmentResponseDataTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(getTreatmentResponseDataTransferDeliveredSpotsMin).max(getTreatmentResponseDataTransferDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.').and(zod.object({
@@ -300,8 +303,11 @@ export const updateTreatmentBody = zod.strictObject({
   "description": zod.string().max(updateTreatmentBodyDescriptionMax).nullable().describe('Free text, trimmed; blank or null clears it. Line breaks are kept, other control characters refused.')
 }).describe('\"Adjust description\" of a session. Eye and laser settings come from the NPT file and change through the plan steps (the planning wizard), not here; another field is refused (422 naming it).')
 
-export const updateTreatmentResponseDataStepIndexMin = 0;
-export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataTotalSpotsMin = 0;export const updateTreatmentResponseDataTransferDeliveredSpotsMin = 0;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataDutyCyclePercentMax = 100;export const updateTreatmentResponseDataDiagnosticsNotesMax = 2000;export const updateTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const updateTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
+export const updateTreatmentResponseDataNumberMax = 999;export const updateTreatmentResponseDataStepIndexMin = 0;
+export const updateTreatmentResponseDataStepIndexMax = 8;export const updateTreatmentResponseDataBrightnessMin = 0;
+export const updateTreatmentResponseDataBrightnessMax = 1;export const updateTreatmentResponseDataTotalSpotsMin = 0;
+export const updateTreatmentResponseDataTotalSpotsMax = 20000;export const updateTreatmentResponseDataTransferDeliveredSpotsMin = 0;
+export const updateTreatmentResponseDataTransferDeliveredSpotsMax = 20000;export const updateTreatmentResponseDataPulseDurationMsMin = 0;export const updateTreatmentResponseDataLaserDoseMin = 0;export const updateTreatmentResponseDataDutyCyclePercentMax = 100;export const updateTreatmentResponseDataDiagnosticsNotesMax = 2000;export const updateTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const updateTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const updateTreatmentResponseDataPlanStepIndexMin = 0;
 export const updateTreatmentResponseDataPlanStepIndexMax = 8;export const updateTreatmentResponseDataPlanRevisionMin = 0;
 export const updateTreatmentResponseDataPlanRevisionMax = 1000000;export const updateTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const updateTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const updateTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const updateTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -320,7 +326,7 @@ export const updateTreatmentResponse = zod.object({
   "data": zod.object({
   "id": zod.uuid(),
   "patientId": zod.uuid(),
-  "number": zod.number().min(1).describe('Session number within the patient.'),
+  "number": zod.number().min(1).max(updateTreatmentResponseDataNumberMax).describe('Session number within the patient.'),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "eye": zod.enum(['both', 'OD', 'OS']).describe('Treated eye; OD = right, OS = left.'),
   "description": zod.string().nullish(),
@@ -328,8 +334,8 @@ export const updateTreatmentResponse = zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(updateTreatmentResponseDataStepIndexMin).max(updateTreatmentResponseDataStepIndexMax),
   "locked": zod.boolean(),
-  "brightness": zod.number().nullish(),
-  "totalSpots": zod.number().min(updateTreatmentResponseDataTotalSpotsMin).optional(),
+  "brightness": zod.number().min(updateTreatmentResponseDataBrightnessMin).max(updateTreatmentResponseDataBrightnessMax).nullish().describe('The session\'s brightness (0–1), from the brightness step on.'),
+  "totalSpots": zod.number().min(updateTreatmentResponseDataTotalSpotsMin).max(updateTreatmentResponseDataTotalSpotsMax).optional().describe('Spots of the plan (an NPT file holds at most 20,000).'),
   "thumbnailUrl": zod.string().nullish(),
   "error": zod.union([zod.object({
   "code": zod.string(),
@@ -354,7 +360,7 @@ export const updateTreatmentResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(updateTreatmentResponseDataTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(updateTreatmentResponseDataTransferDeliveredSpotsMin).max(updateTreatmentResponseDataTransferDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.').and(zod.object({
@@ -587,8 +593,11 @@ export const confirmTreatmentBody = zod.strictObject({
   "confirm": zod.boolean().describe('The physician confirms the plan as shown.')
 }).describe('The signing physician confirms with their password the plan of the revision they saw.')
 
-export const confirmTreatmentResponseDataStepIndexMin = 0;
-export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataTotalSpotsMin = 0;export const confirmTreatmentResponseDataTransferDeliveredSpotsMin = 0;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataDutyCyclePercentMax = 100;export const confirmTreatmentResponseDataDiagnosticsNotesMax = 2000;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
+export const confirmTreatmentResponseDataNumberMax = 999;export const confirmTreatmentResponseDataStepIndexMin = 0;
+export const confirmTreatmentResponseDataStepIndexMax = 8;export const confirmTreatmentResponseDataBrightnessMin = 0;
+export const confirmTreatmentResponseDataBrightnessMax = 1;export const confirmTreatmentResponseDataTotalSpotsMin = 0;
+export const confirmTreatmentResponseDataTotalSpotsMax = 20000;export const confirmTreatmentResponseDataTransferDeliveredSpotsMin = 0;
+export const confirmTreatmentResponseDataTransferDeliveredSpotsMax = 20000;export const confirmTreatmentResponseDataPulseDurationMsMin = 0;export const confirmTreatmentResponseDataLaserDoseMin = 0;export const confirmTreatmentResponseDataDutyCyclePercentMax = 100;export const confirmTreatmentResponseDataDiagnosticsNotesMax = 2000;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const confirmTreatmentResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const confirmTreatmentResponseDataPlanStepIndexMin = 0;
 export const confirmTreatmentResponseDataPlanStepIndexMax = 8;export const confirmTreatmentResponseDataPlanRevisionMin = 0;
 export const confirmTreatmentResponseDataPlanRevisionMax = 1000000;export const confirmTreatmentResponseDataPlanOpticDiscRadiusPxMax = 10000;export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const confirmTreatmentResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const confirmTreatmentResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const confirmTreatmentResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -607,7 +616,7 @@ export const confirmTreatmentResponse = zod.object({
   "data": zod.object({
   "id": zod.uuid(),
   "patientId": zod.uuid(),
-  "number": zod.number().min(1).describe('Session number within the patient.'),
+  "number": zod.number().min(1).max(confirmTreatmentResponseDataNumberMax).describe('Session number within the patient.'),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "eye": zod.enum(['both', 'OD', 'OS']).describe('Treated eye; OD = right, OS = left.'),
   "description": zod.string().nullish(),
@@ -615,8 +624,8 @@ export const confirmTreatmentResponse = zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(confirmTreatmentResponseDataStepIndexMin).max(confirmTreatmentResponseDataStepIndexMax),
   "locked": zod.boolean(),
-  "brightness": zod.number().nullish(),
-  "totalSpots": zod.number().min(confirmTreatmentResponseDataTotalSpotsMin).optional(),
+  "brightness": zod.number().min(confirmTreatmentResponseDataBrightnessMin).max(confirmTreatmentResponseDataBrightnessMax).nullish().describe('The session\'s brightness (0–1), from the brightness step on.'),
+  "totalSpots": zod.number().min(confirmTreatmentResponseDataTotalSpotsMin).max(confirmTreatmentResponseDataTotalSpotsMax).optional().describe('Spots of the plan (an NPT file holds at most 20,000).'),
   "thumbnailUrl": zod.string().nullish(),
   "error": zod.union([zod.object({
   "code": zod.string(),
@@ -641,7 +650,7 @@ export const confirmTreatmentResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(confirmTreatmentResponseDataTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(confirmTreatmentResponseDataTransferDeliveredSpotsMin).max(confirmTreatmentResponseDataTransferDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.').and(zod.object({
@@ -862,8 +871,11 @@ export const reportTreatmentIssueBody = zod.strictObject({
   "reason": zod.string().min(1).max(reportTreatmentIssueBodyReasonMax).describe('Why the session cannot be used, trimmed; required (blank is refused), control characters other than line breaks refused.')
 })
 
-export const reportTreatmentIssueResponseDataStepIndexMin = 0;
-export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;export const reportTreatmentIssueResponseDataTransferDeliveredSpotsMin = 0;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataDutyCyclePercentMax = 100;export const reportTreatmentIssueResponseDataDiagnosticsNotesMax = 2000;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
+export const reportTreatmentIssueResponseDataNumberMax = 999;export const reportTreatmentIssueResponseDataStepIndexMin = 0;
+export const reportTreatmentIssueResponseDataStepIndexMax = 8;export const reportTreatmentIssueResponseDataBrightnessMin = 0;
+export const reportTreatmentIssueResponseDataBrightnessMax = 1;export const reportTreatmentIssueResponseDataTotalSpotsMin = 0;
+export const reportTreatmentIssueResponseDataTotalSpotsMax = 20000;export const reportTreatmentIssueResponseDataTransferDeliveredSpotsMin = 0;
+export const reportTreatmentIssueResponseDataTransferDeliveredSpotsMax = 20000;export const reportTreatmentIssueResponseDataPulseDurationMsMin = 0;export const reportTreatmentIssueResponseDataLaserDoseMin = 0;export const reportTreatmentIssueResponseDataDutyCyclePercentMax = 100;export const reportTreatmentIssueResponseDataDiagnosticsNotesMax = 2000;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemKeyMax = 120;export const reportTreatmentIssueResponseDataDiagnosticsAdditionalItemValueMax = 2000;export const reportTreatmentIssueResponseDataPlanStepIndexMin = 0;
 export const reportTreatmentIssueResponseDataPlanStepIndexMax = 8;export const reportTreatmentIssueResponseDataPlanRevisionMin = 0;
 export const reportTreatmentIssueResponseDataPlanRevisionMax = 1000000;export const reportTreatmentIssueResponseDataPlanOpticDiscRadiusPxMax = 10000;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMin = -180;
 export const reportTreatmentIssueResponseDataPlanExclusionZonesFazRotationDegMax = 180;export const reportTreatmentIssueResponseDataPlanExclusionZonesFazMarginUmMin = 0;export const reportTreatmentIssueResponseDataPlanExclusionZonesOnhRotationDegMin = -180;
@@ -882,7 +894,7 @@ export const reportTreatmentIssueResponse = zod.object({
   "data": zod.object({
   "id": zod.uuid(),
   "patientId": zod.uuid(),
-  "number": zod.number().min(1).describe('Session number within the patient.'),
+  "number": zod.number().min(1).max(reportTreatmentIssueResponseDataNumberMax).describe('Session number within the patient.'),
   "date": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "eye": zod.enum(['both', 'OD', 'OS']).describe('Treated eye; OD = right, OS = left.'),
   "description": zod.string().nullish(),
@@ -890,8 +902,8 @@ export const reportTreatmentIssueResponse = zod.object({
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "stepIndex": zod.number().min(reportTreatmentIssueResponseDataStepIndexMin).max(reportTreatmentIssueResponseDataStepIndexMax),
   "locked": zod.boolean(),
-  "brightness": zod.number().nullish(),
-  "totalSpots": zod.number().min(reportTreatmentIssueResponseDataTotalSpotsMin).optional(),
+  "brightness": zod.number().min(reportTreatmentIssueResponseDataBrightnessMin).max(reportTreatmentIssueResponseDataBrightnessMax).nullish().describe('The session\'s brightness (0–1), from the brightness step on.'),
+  "totalSpots": zod.number().min(reportTreatmentIssueResponseDataTotalSpotsMin).max(reportTreatmentIssueResponseDataTotalSpotsMax).optional().describe('Spots of the plan (an NPT file holds at most 20,000).'),
   "thumbnailUrl": zod.string().nullish(),
   "error": zod.union([zod.object({
   "code": zod.string(),
@@ -916,7 +928,7 @@ export const reportTreatmentIssueResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(reportTreatmentIssueResponseDataTransferDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(reportTreatmentIssueResponseDataTransferDeliveredSpotsMin).max(reportTreatmentIssueResponseDataTransferDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.'),zod.null()]).optional().describe('**Addition.** The signed plan\'s way to the laser (issue 29): the session\'s latest transfer, null when none was queued (no connected laser: the parameter set is downloaded by hand).'),
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A treatment (session) as listed on the patient card.').and(zod.object({
@@ -1136,6 +1148,7 @@ export const sendParameterSetToDeviceBody = zod.strictObject({
 }).describe('The device to send the signed plan to (`id` of the clinic\'s device, as listTreatmentDevices gives it).')
 
 export const sendParameterSetToDeviceResponseDataDeliveredSpotsMin = 0;
+export const sendParameterSetToDeviceResponseDataDeliveredSpotsMax = 20000;
 
 export const sendParameterSetToDeviceResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -1152,7 +1165,7 @@ export const sendParameterSetToDeviceResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(sendParameterSetToDeviceResponseDataDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(sendParameterSetToDeviceResponseDataDeliveredSpotsMin).max(sendParameterSetToDeviceResponseDataDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.')
 })
 
@@ -1161,6 +1174,7 @@ export const sendParameterSetToDeviceResponse = zod.object({
  * @summary Cancel the transfer to the laser
  */
 export const cancelParameterSetTransferResponseDataDeliveredSpotsMin = 0;
+export const cancelParameterSetTransferResponseDataDeliveredSpotsMax = 20000;
 
 export const cancelParameterSetTransferResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -1177,7 +1191,7 @@ export const cancelParameterSetTransferResponse = zod.object({
   "receivedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('When the laser\'s sync app confirmed the bytes it received.'),
   "finishedAt": zod.union([zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),zod.null()]).describe('`treated`: when the treatment ended (\"Treated on …\"); `failed`: when the laser gave up; `cancelled`: when a physician withdrew it or sent it elsewhere. Null while queued or received.'),
   "failureReason": zod.string().nullable().describe('The laser\'s own words when it could not treat (`failed` only).'),
-  "deliveredSpots": zod.number().min(cancelParameterSetTransferResponseDataDeliveredSpotsMin).nullable().describe('How many spots the laser fired (`treated` only).')
+  "deliveredSpots": zod.number().min(cancelParameterSetTransferResponseDataDeliveredSpotsMin).max(cancelParameterSetTransferResponseDataDeliveredSpotsMax).nullable().describe('How many spots the laser fired (`treated` only).')
 }).describe('**Addition.** The session\'s signed plan on its way to a laser (the latest transfer of the session): shown on the patient card, in step 5 of the wizard and, for the latest session, in the patient list.')
 })
 

@@ -22,7 +22,7 @@ export const listUsersQueryParams = zod.strictObject({
   "sort": zod.enum(['name', '-name', 'email', '-email', 'role', '-role', 'status', '-status', 'createdAt', '-createdAt']).optional().describe('Sort key; a leading minus sorts descending.')
 })
 
-export const listUsersResponseDataItemFirstNameMax = 100;export const listUsersResponseDataItemLastNameMax = 100;export const listUsersResponseDataItemEmailMax = 254;export const listUsersResponseDataItemPhysicianNameMax = 200;export const listUsersResponseMetaPerPageMax = 100;export const listUsersResponseMetaTotalMin = 0;
+export const listUsersResponseDataItemFirstNameMax = 100;export const listUsersResponseDataItemLastNameMax = 100;export const listUsersResponseDataItemEmailMax = 254;export const listUsersResponseDataItemPhysicianNameMax = 200;export const listUsersResponseMetaPageMax = 1000000;export const listUsersResponseMetaPerPageMax = 100;export const listUsersResponseMetaTotalMin = 0;
 
 export const listUsersResponse = zod.object({
   "status": zod.literal("Success").describe('Marks a successful answer.'),
@@ -45,7 +45,7 @@ export const listUsersResponse = zod.object({
   "createdAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }).describe('A staff user of the clinic.')),
   "meta": zod.object({
-  "page": zod.number().min(1),
+  "page": zod.number().min(1).max(listUsersResponseMetaPageMax),
   "perPage": zod.number().min(1).max(listUsersResponseMetaPerPageMax),
   "total": zod.number().min(listUsersResponseMetaTotalMin),
   "lastPage": zod.number().min(1)
