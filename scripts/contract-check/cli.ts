@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { parseLogins, parseRolePairs } from './credentials';
-import { DEMO_LOGINS, enrolDemoDevice, REFERENCE_SOFT_DELETES, startReferenceServer, type ReferenceServer } from './reference-server';
+import { DEMO_LOGINS, enrolDemoDevice, startReferenceServer, type ReferenceServer } from './reference-server';
 import { junitReport, textReport } from './report';
 import { runCheck } from './run';
 
@@ -102,7 +102,6 @@ async function main(): Promise<number> {
       }
       console.log(`Reference server on ${url} (pid ${server.pid})`);
       referenceProtected = protectedIds;
-      values['soft-delete'].push(...REFERENCE_SOFT_DELETES);
     }
     const result = await runCheck({ ...options, url, tokens, logins, skip, include: values.include, exclude: values.exclude, readOnly: values['read-only'], softDeletes: values['soft-delete'], protectedIds: referenceProtected, contractFile: values.contract ?? (EMBEDDED ? { text: gunzipSync(Buffer.from(EMBEDDED.gzip, 'base64')).toString('utf8') } : 'generated/openapi.yaml'), log: (line) => console.log(line) });
     console.log(textReport(result));

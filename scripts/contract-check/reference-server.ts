@@ -14,12 +14,6 @@ export const DEMO_LOGINS = {
   clinic_nurses: { email: 'nurse@clinic.example', password: DEMO_PASSWORD },
 };
 
-/**
- * Deletes of the reference server that keep the resource readable: `deleteUser` gives the user status
- * `deleting` (restorable), as the contract describes. Until the contract marks it `x-soft-delete: true`, the
- * check is told so when it runs against the reference server.
- */
-export const REFERENCE_SOFT_DELETES = ['deleteUser'];
 
 export interface ReferenceServer {
   url: string;

@@ -772,7 +772,7 @@ export const sendParameterSetToDevice = (
   
 
 
-export const getSendParameterSetToDeviceMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>,
+export const getSendParameterSetToDeviceMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendParameterSetToDevice>>, TError,{id: string;data: BodyType<TransferTarget>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof sendParameterSetToDevice>>, TError,{id: string;data: BodyType<TransferTarget>}, TContext> => {
 
@@ -799,12 +799,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type SendParameterSetToDeviceMutationResult = NonNullable<Awaited<ReturnType<typeof sendParameterSetToDevice>>>
     export type SendParameterSetToDeviceMutationBody = BodyType<TransferTarget>
-    export type SendParameterSetToDeviceMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>
+    export type SendParameterSetToDeviceMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>
 
     /**
  * @summary Send the signed plan to a laser
  */
-export const useSendParameterSetToDevice = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>,
+export const useSendParameterSetToDevice = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | ValidationFailedResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof sendParameterSetToDevice>>, TError,{id: string;data: BodyType<TransferTarget>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof sendParameterSetToDevice>>,
