@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAuditEntries } from '../../server/repositories/access-log';
+import { type AuditRow, insertAuditEntries } from '../../server/repositories/access-log';
 import { verifyAuditChain } from '../../server/services/audit-chain';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
@@ -91,7 +91,7 @@ describe('the access log chain', () => {
       const newest = (await entries()).at(-1)!;
       return { ...row, newest: newest.seq };
     };
-    const probe = (action: string | null) => ({
+    const probe = (action: string): AuditRow => ({
       clinic_id: null, actor_id: null, actor_role: null, action, outcome: 'success', target_type: null, target_id: null, ip: null, detail: {}, patient_ids: [],
     });
     const before = await head();
@@ -103,7 +103,9 @@ describe('the access log chain', () => {
     // the next statement extends the chain from the head the database holds.
     await server.db.transaction().execute(async (trx) => {
       await sql`savepoint probe`.execute(trx);
-      await expect(insertAuditEntries(trx, [probe('probe.failed'), probe(null)])).rejects.toThrow();
+      // An entry without an action, as no typed caller can write one: the database refuses it.
+      const refused = { ...probe('probe.refused'), action: null as unknown as string };
+      await expect(insertAuditEntries(trx, [probe('probe.failed'), refused])).rejects.toThrow();
       await sql`rollback to savepoint probe`.execute(trx);
       await insertAuditEntries(trx, [probe('probe.after')]);
     });
