@@ -126,9 +126,12 @@ test('previous/next with page numbers, and load more, over 45 patients', async (
   await expect(page.getByText(fill(list.paging.range, { first: 1, last: 20, total: 45 }))).toBeVisible();
 
   const pages = page.getByRole('navigation', { name: list.paging.label });
-  await pages.getByRole('button', { name: list.paging.next }).click();
+  // By keyboard: the new page's first row takes the focus (not the page's body), ready for the arrow keys.
+  await pages.getByRole('button', { name: list.paging.next }).focus();
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/page=2/);
   await expect(nameLinks(page).first()).toHaveText(`${tag}, P21`);
+  await expect(nameLinks(page).first()).toBeFocused();
   await expect(pages.getByRole('button', { name: fill(list.paging.page, { page: 2 }) })).toHaveAttribute('aria-current', 'page');
 
   await page.getByRole('button', { name: list.paging.loadMore }).click();
@@ -140,6 +143,8 @@ test('previous/next with page numbers, and load more, over 45 patients', async (
 
   await pages.getByRole('button', { name: fill(list.paging.page, { page: 1 }) }).click();
   await expect(rows(page)).toHaveCount(20);
+  await expect(nameLinks(page).first()).toHaveText(`${tag}, P01`);
+  await expect(nameLinks(page).first()).toBeFocused();
   await expect(pages.getByRole('button', { name: list.paging.previous })).toBeDisabled();
   await expectNoAxeViolations(page);
 });

@@ -153,6 +153,18 @@ export function PatientListPage() {
   useEffect(() => {
     if (rowsWanted.current !== null) toFirstRow();
   });
+  // Another page (previous, next, a number): its first row takes the focus once its rows are shown. The button
+  // pressed may be disabled or gone on the new page, and the focus would fall to the page's body.
+  const pageWanted = useRef<number | null>(null);
+  useEffect(() => {
+    if (pageWanted.current === null || !settled || view.page !== pageWanted.current) return;
+    pageWanted.current = null;
+    focusFirstRow();
+  });
+  const toPage = (page: number) => {
+    pageWanted.current = page;
+    show({ ...view, page, more: 0 });
+  };
 
   const actions = (
     <>
@@ -213,7 +225,7 @@ export function PatientListPage() {
             total={meta.total}
             lastPage={meta.lastPage}
             loadingMore={pages.some((page) => page.isPending)}
-            onPage={(page) => show({ ...view, page, more: 0 })}
+            onPage={toPage}
             onLoadMore={() => show({ ...view, more: view.more + 1 }, { replace: true })}
           />
         )}
