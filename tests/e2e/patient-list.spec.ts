@@ -225,6 +225,35 @@ test('an exam uploaded from the list makes a new patient whose session reaches p
   await expectNoAxeViolations(page);
 });
 
+test('the add menu: a new patient or a new session from an NPT file, each the one upload told as asked', async ({ page, staff, texts }) => {
+  await signInToHome(page, texts, await staff.create('clinic_physicians'));
+  const list = texts.patientList;
+  const upload = texts.examUpload;
+  const tag = uniqueTag();
+
+  await page.getByRole('button', { name: list.actions.addMenu }).click();
+  const menu = page.getByRole('menu', { name: list.actions.addMenu });
+  await expect(menu.getByRole('menuitem')).toHaveText([list.actions.addPatient, list.actions.newPatientFromNpt, list.actions.newSessionFromNpt]);
+  await expectNoAxeViolations(page);
+  await menu.getByRole('menuitem', { name: list.actions.newSessionFromNpt }).click();
+  const forSession = page.getByRole('dialog', { name: upload.purpose.newSession.title });
+  await expect(forSession).toContainText(upload.purpose.newSession.text);
+  await forSession.locator('.bp6-dialog-footer').getByRole('button', { name: upload.close }).click();
+  await expect(forSession).toBeHidden();
+
+  // By keyboard: the menu's first item has the focus, ArrowDown goes on to the next.
+  await page.getByRole('button', { name: list.actions.addMenu }).focus();
+  await page.keyboard.press('Enter');
+  await expect(menu.getByRole('menuitem', { name: list.actions.addPatient })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const forPatient = page.getByRole('dialog', { name: upload.purpose.newPatient.title });
+  await expect(forPatient).toContainText(upload.purpose.newPatient.text);
+  await uploadInDialog(page, await examFile({ name: 'Ines', secondName: tag, birthday: '1958-04-04', gender: 'female' }), upload.upload);
+  await expect(forPatient.getByText(fill(upload.done.patientCreated, { patient: `Ines ${tag}` }))).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
 test('a slow connection is told while the upload runs, and the upload can be cancelled', async ({ page, staff, texts, browserName }) => {
   test.skip(browserName !== 'chromium', 'network emulation through the Chrome DevTools Protocol');
   await signInToHome(page, texts, await staff.create('clinic_physicians'));
