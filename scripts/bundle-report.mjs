@@ -279,8 +279,9 @@ const BUDGETS = [
   // the password meter's loader in the shared form code: +0.5 kB.
   // Issue 28: the canvas draws from the one plan style (colours, widths, dashes, scale bar and labels of every
   // layer, shared with the comparison and the report), +1.4 kB.
-  // Issue 30: the announcement of a zone moved by keyboard and the unsaved-changes dialog's name: +0.3 kB.
-  { path: '/physician/planning', jsGzip: 316_800, cssGzip: 53_800 },
+  // Issue 30: the announcement of a zone moved by keyboard and the unsaved-changes dialog's name: +0.3 kB; on a tablet
+  // the image under half the screen and the step's confirmation in a bar at the screen's foot: CSS +0.1 kB.
+  { path: '/physician/planning', jsGzip: 316_800, cssGzip: 53_900 },
 ];
 
 function main() {

@@ -94,6 +94,9 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   await page.keyboard.press('Escape');
   await expect(shortcuts).toBeHidden();
   await zonesPanel.getByRole('button', { name: p.zones.confirm }).click();
+  // Each confirmation hands the focus to the next step's heading (the button pressed is gone with its step).
+  const stepHeading = (step: 2 | 3 | 4) => page.getByRole('heading', { level: 2, name: p.steps[step], exact: true });
+  await expect(stepHeading(2)).toBeFocused();
 
   // Step 2: the grid; a changed spacing changes the live count; one spot removed by keyboard, one by click.
   const gridPanel = panel(page, texts, 2);
@@ -139,12 +142,14 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   const planned = treated - 2;
   await expect.poll(async () => digits(await count.textContent())).toBe(planned);
   await gridPanel.getByRole('button', { name: p.grid.confirm }).click();
+  await expect(stepHeading(3)).toBeFocused();
 
   // Step 3: the power factors with their legend; confirmed as proposed.
   const brightnessPanel = panel(page, texts, 3);
   await expect(brightnessPanel.getByText(p.brightness.legend)).toBeVisible();
   await expectNoAxeViolations(page);
   await brightnessPanel.getByRole('button', { name: p.brightness.confirm }).click();
+  await expect(stepHeading(4)).toBeFocused();
 
   // Step 4: the summary shows the plan; a wrong password is refused, the right one signs.
   const signOffPanel = panel(page, texts, 4);
@@ -193,7 +198,7 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   await expectNoAxeViolations(page);
 });
 
-test('a tablet (768 × 1024): the image under half the screen, the step’s fields and confirmation on the first screen', async ({ page, staff, texts, playwright }) => {
+test('a tablet (768 × 1024): the image under half the screen, the step’s confirmation always at hand', async ({ page, staff, texts, playwright }) => {
   const physician = await staff.create('clinic_physicians');
   const api = await apiAs(playwright, physician);
   const treatment = await plannableSession(api);
@@ -205,9 +210,12 @@ test('a tablet (768 × 1024): the image under half the screen, the step’s fiel
   await page.evaluate(() => window.scrollTo(0, 0));
   const frame = page.getByRole('application', { name: texts.planning.viewer.frameLabel });
   expect((await frame.boundingBox())!.height).toBeLessThanOrEqual(1024 / 2);
-  // The step's first field and its confirmation without scrolling past the image.
-  await expect(zonesPanel.getByLabel(texts.planning.zones.radius, { exact: true })).toBeInViewport();
-  await expect(zonesPanel.getByRole('button', { name: texts.planning.zones.confirm })).toBeInViewport();
+  // The step's confirmation without scrolling past the image, and still there at the panel's end.
+  const confirm = zonesPanel.getByRole('button', { name: texts.planning.zones.confirm });
+  await expect(confirm).toBeInViewport();
+  await zonesPanel.getByLabel(texts.planning.zones.offsetY).scrollIntoViewIfNeeded();
+  await expect(confirm).toBeInViewport();
+  await expect(zonesPanel.getByLabel(texts.planning.zones.offsetY)).toBeInViewport();
   await expectNoAxeViolations(page);
 });
 
