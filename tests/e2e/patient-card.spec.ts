@@ -91,7 +91,7 @@ test('report an issue: the session locks, says why, and offers no deletion, sayi
   await expect(sessions(page)).toHaveCount(1);
 });
 
-test('another patient’s exam on a card: the warning names them, and “Go to the patient” opens their card', async ({ page, staff, texts, playwright }) => {
+test('another patient’s exam on a card: the warning names them, and “Go to the patient” opens their card with the file chosen', async ({ page, staff, texts, playwright }) => {
   const physician = await staff.create('clinic_physicians');
   const api = await apiAs(playwright, physician);
   const tag = uniqueTag();
@@ -109,6 +109,33 @@ test('another patient’s exam on a card: the warning names them, and “Go to t
   await dialog.getByRole('button', { name: upload.mismatch.goToPatient }).click();
   await expect(page).toHaveURL(cardOf(other.id));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Rudi ${tag}`);
+  // The chosen file came along: Rudi's upload dialog opens with it, and one click adds the session to his card.
+  const rudis = page.getByRole('dialog', { name: fill(upload.titleForPatient, { patient: `Rudi ${tag}` }) });
+  await expect(rudis.getByText(`${tag}.npt`)).toBeVisible();
+  await rudis.getByRole('button', { name: upload.upload, exact: true }).click();
+  await expect(rudis.getByText(upload.done.title)).toBeVisible();
+  await rudis.locator('.bp6-dialog-footer').getByRole('button', { name: upload.close }).click();
+  await expect(sessions(page)).toHaveCount(1);
+  // A reload does not bring the file back.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Rudi ${tag}`);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('the sessions header offers “Add new session from an NPT file”: the card’s upload, the session on this card', async ({ page, staff, texts, playwright }) => {
+  const physician = await staff.create('clinic_physicians');
+  const api = await apiAs(playwright, physician);
+  const tag = uniqueTag();
+  const patient = await createPatient(api, { name: 'Olga', secondName: tag, birthday: '1949-09-09', gender: 'female' });
+  await signInToHome(page, texts, physician);
+  await page.goto(cardOf(patient.id));
+  const upload = texts.examUpload;
+  const header = page.getByRole('region', { name: fill(texts.patientCard.sessions.title_other, { count: 0 }) });
+  await header.getByRole('button', { name: texts.patientCard.actions.newSessionFromNpt }).click();
+  const dialog = page.getByRole('dialog', { name: fill(upload.titleForPatient, { patient: `Olga ${tag}` }) });
+  await uploadInDialog(page, await examFile({ name: 'Olga', secondName: tag, birthday: '1949-09-09', gender: 'female' }), upload.upload);
+  await expect(dialog.getByText(fill(upload.done.sessionAdded, { number: 1, patient: `Olga ${tag}` }))).toBeVisible();
+  await expectNoAxeViolations(page);
 });
 
 test('request deletion: a reason is needed, then the patient is gone from the list', async ({ page, staff, texts, playwright }) => {
@@ -199,6 +226,22 @@ test('a session’s buttons stay where they are while its picture loads', async 
   release();
   await expect(first.getByRole('img', { name: fill(card.session.imageAlt, { number: 2 }) })).toBeVisible();
   expect(await button.boundingBox()).toEqual(before);
+});
+
+test('the parameter set from the card is named as in the wizard: the server’s name for it', async ({ page, staff, texts, playwright }) => {
+  const physician = await staff.create('clinic_physicians');
+  const api = await apiAs(playwright, physician);
+  const patients = (await (await api.get('/api/patients?search=Maria%20Schneider')).json()) as { data: { id: string }[] };
+  const sessionsOf = (await (await api.get(`/api/patients/${patients.data[0].id}/treatments`)).json()) as { data: Treatment[] };
+  const first = sessionsOf.data.find((session) => session.number === 1)!;
+  const { fileName } = ((await (await api.get(`/api/treatments/${first.id}`)).json()) as { data: Treatment }).data.plan.parameterSet!;
+  await signInToHome(page, texts, physician);
+  await page.goto(cardOf(patients.data[0].id));
+  const card = texts.patientCard;
+  const article = sessions(page).filter({ has: page.getByRole('heading', { name: new RegExp(`^${fill(card.session.title, { number: 1, date: '' })}`) }) });
+  const downloading = page.waitForEvent('download');
+  await article.getByRole('button', { name: card.download.label }).click();
+  expect((await downloading).suggestedFilename()).toBe(fileName);
 });
 
 test.describe('in a clinic in Berlin', () => {

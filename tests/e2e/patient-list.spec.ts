@@ -126,9 +126,12 @@ test('previous/next with page numbers, and load more, over 45 patients', async (
   await expect(page.getByText(fill(list.paging.range, { first: 1, last: 20, total: 45 }))).toBeVisible();
 
   const pages = page.getByRole('navigation', { name: list.paging.label });
-  await pages.getByRole('button', { name: list.paging.next }).click();
+  // By keyboard: the new page's first row takes the focus (not the page's body), ready for the arrow keys.
+  await pages.getByRole('button', { name: list.paging.next }).focus();
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/page=2/);
   await expect(nameLinks(page).first()).toHaveText(`${tag}, P21`);
+  await expect(nameLinks(page).first()).toBeFocused();
   await expect(pages.getByRole('button', { name: fill(list.paging.page, { page: 2 }) })).toHaveAttribute('aria-current', 'page');
 
   await page.getByRole('button', { name: list.paging.loadMore }).click();
@@ -140,6 +143,8 @@ test('previous/next with page numbers, and load more, over 45 patients', async (
 
   await pages.getByRole('button', { name: fill(list.paging.page, { page: 1 }) }).click();
   await expect(rows(page)).toHaveCount(20);
+  await expect(nameLinks(page).first()).toHaveText(`${tag}, P01`);
+  await expect(nameLinks(page).first()).toBeFocused();
   await expect(pages.getByRole('button', { name: list.paging.previous })).toBeDisabled();
   await expectNoAxeViolations(page);
 });
@@ -217,6 +222,35 @@ test('an exam uploaded from the list makes a new patient whose session reaches p
   await uploadInDialog(page, { ...exam, buffer: exam.buffer.subarray(0, 2000) }, upload.upload);
   await expect(dialog.getByText(upload.failedTitle)).toBeVisible();
   await expect(dialog.getByText(texts.npt.not_a_zip)).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('the add menu: a new patient or a new session from an NPT file, each the one upload told as asked', async ({ page, staff, texts }) => {
+  await signInToHome(page, texts, await staff.create('clinic_physicians'));
+  const list = texts.patientList;
+  const upload = texts.examUpload;
+  const tag = uniqueTag();
+
+  await page.getByRole('button', { name: list.actions.addMenu }).click();
+  const menu = page.getByRole('menu', { name: list.actions.addMenu });
+  await expect(menu.getByRole('menuitem')).toHaveText([list.actions.addPatient, list.actions.newPatientFromNpt, list.actions.newSessionFromNpt]);
+  await expectNoAxeViolations(page);
+  await menu.getByRole('menuitem', { name: list.actions.newSessionFromNpt }).click();
+  const forSession = page.getByRole('dialog', { name: upload.purpose.newSession.title });
+  await expect(forSession).toContainText(upload.purpose.newSession.text);
+  await forSession.locator('.bp6-dialog-footer').getByRole('button', { name: upload.close }).click();
+  await expect(forSession).toBeHidden();
+
+  // By keyboard: the menu's first item has the focus, ArrowDown goes on to the next.
+  await page.getByRole('button', { name: list.actions.addMenu }).focus();
+  await page.keyboard.press('Enter');
+  await expect(menu.getByRole('menuitem', { name: list.actions.addPatient })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const forPatient = page.getByRole('dialog', { name: upload.purpose.newPatient.title });
+  await expect(forPatient).toContainText(upload.purpose.newPatient.text);
+  await uploadInDialog(page, await examFile({ name: 'Ines', secondName: tag, birthday: '1958-04-04', gender: 'female' }), upload.upload);
+  await expect(forPatient.getByText(fill(upload.done.patientCreated, { patient: `Ines ${tag}` }))).toBeVisible();
   await expectNoAxeViolations(page);
 });
 

@@ -52,6 +52,9 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   const offsetX = zonesPanel.getByLabel(p.zones.offsetX);
   await expect(offsetX).not.toHaveValue('');
   await expectNoAxeViolations(page);
+  // The image's brightness slider has a name of its own, not that of step 3.
+  await expect(page.getByRole('slider', { name: p.viewer.brightness, exact: true })).toBeVisible();
+  await expect(page.getByRole('slider', { name: p.steps[3], exact: true })).toHaveCount(0);
   const before = await numberIn(offsetX);
   const fazHandle = page.getByRole('button', { name: p.zones.fazHandle });
   const at = (await fazHandle.boundingBox())!;
@@ -67,6 +70,18 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   await page.keyboard.press('Shift+ArrowRight');
   await expect.poll(() => numberIn(offsetX)).toBeLessThan(dragged - 50);
   const keyed = await numberIn(offsetX);
+  // Where it went is said aloud (a polite live region, once the keys rest): the ONH's centre from the fovea, as
+  // the fields show it.
+  const moved = new RegExp(
+    `^${fill(p.zones.movedFaz, { x: 'X', y: 'Y' })
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace('X', '(-?[\\d.,]+)')
+      .replace('Y', '(-?[\\d.,]+)')}$`,
+  );
+  const announcement = zonesPanel.locator('[aria-live="polite"]').filter({ hasText: moved });
+  await expect(announcement).toHaveCount(1);
+  const [, saidX] = moved.exec((await announcement.textContent()) ?? '')!;
+  expect(Math.abs(Number(saidX.replace(/[.,](?=\d{3}\b)/g, '').replace(',', '.')) - keyed)).toBeLessThanOrEqual(1);
   await page.keyboard.press('Control+z');
   await expect.poll(() => numberIn(offsetX)).toBe(dragged);
   await page.keyboard.press('Control+Shift+z');
@@ -79,6 +94,9 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   await page.keyboard.press('Escape');
   await expect(shortcuts).toBeHidden();
   await zonesPanel.getByRole('button', { name: p.zones.confirm }).click();
+  // Each confirmation hands the focus to the next step's heading (the button pressed is gone with its step).
+  const stepHeading = (step: 2 | 3 | 4) => page.getByRole('heading', { level: 2, name: p.steps[step], exact: true });
+  await expect(stepHeading(2)).toBeFocused();
 
   // Step 2: the grid; a changed spacing changes the live count; one spot removed by keyboard, one by click.
   const gridPanel = panel(page, texts, 2);
@@ -95,8 +113,9 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   // Leaving the step now would lose the change: the wizard asks first.
   const stepOne = page.getByRole('link', { name: new RegExp(p.steps[1]) });
   await stepOne.click();
-  const leave = page.getByRole('alertdialog');
-  await expect(leave).toContainText(p.unsaved.text);
+  // Named by its heading, described by its question: what a screen reader says when it opens.
+  const leave = page.getByRole('alertdialog', { name: p.unsaved.title });
+  await expect(leave).toHaveAccessibleDescription(p.unsaved.text);
   await leave.getByRole('button', { name: p.unsaved.stay }).click();
   await expect(gridPanel).toBeVisible();
   // The focus goes back to where it was, once the dialog has closed.
@@ -123,12 +142,14 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   const planned = treated - 2;
   await expect.poll(async () => digits(await count.textContent())).toBe(planned);
   await gridPanel.getByRole('button', { name: p.grid.confirm }).click();
+  await expect(stepHeading(3)).toBeFocused();
 
   // Step 3: the power factors with their legend; confirmed as proposed.
   const brightnessPanel = panel(page, texts, 3);
   await expect(brightnessPanel.getByText(p.brightness.legend)).toBeVisible();
   await expectNoAxeViolations(page);
   await brightnessPanel.getByRole('button', { name: p.brightness.confirm }).click();
+  await expect(stepHeading(4)).toBeFocused();
 
   // Step 4: the summary shows the plan; a wrong password is refused, the right one signs.
   const signOffPanel = panel(page, texts, 4);
@@ -174,6 +195,27 @@ test('a physician plans a session end to end, by mouse and by keyboard, and read
   await expect(entries.first()).toContainText(texts.api['plan.audit.parameter_set_packed'].split('{{')[0].trim());
   await expect(history).toContainText(`${physician.firstName} ${physician.lastName}`);
   expect(await entries.count()).toBeGreaterThanOrEqual(6);
+  await expectNoAxeViolations(page);
+});
+
+test('a tablet (768 × 1024): the image under half the screen, the step’s confirmation always at hand', async ({ page, staff, texts, playwright }) => {
+  const physician = await staff.create('clinic_physicians');
+  const api = await apiAs(playwright, physician);
+  const treatment = await plannableSession(api);
+  await page.setViewportSize({ width: 768, height: 1024 });
+  await signInToHome(page, texts, physician);
+  await page.goto(planningOf(treatment.id));
+  const zonesPanel = panel(page, texts, 1);
+  await expect(zonesPanel).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const frame = page.getByRole('application', { name: texts.planning.viewer.frameLabel });
+  expect((await frame.boundingBox())!.height).toBeLessThanOrEqual(1024 / 2);
+  // The step's confirmation without scrolling past the image, and still there at the panel's end.
+  const confirm = zonesPanel.getByRole('button', { name: texts.planning.zones.confirm });
+  await expect(confirm).toBeInViewport();
+  await zonesPanel.getByLabel(texts.planning.zones.offsetY).scrollIntoViewIfNeeded();
+  await expect(confirm).toBeInViewport();
+  await expect(zonesPanel.getByLabel(texts.planning.zones.offsetY)).toBeInViewport();
   await expectNoAxeViolations(page);
 });
 

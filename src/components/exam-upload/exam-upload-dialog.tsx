@@ -26,7 +26,17 @@ type ExamUploadDialogProps = {
   onClose: () => void;
   /** Upload into this patient's card ("add new session"); absent: the file's patient is found or created. */
   patient?: Patient;
+  /** Which of the specification's entries opened it (the list's add menu): its title and what it will do. */
+  purpose?: UploadPurpose;
+  /** A file chosen already: the one brought from another patient's card ("Go to the patient"). */
+  initialFile?: File;
 };
+
+/** What the card's page reads from the navigation's state: the exam file brought from another card. */
+export type ExamHandover = { examFile?: unknown };
+
+/** "Create new patient from an NPT file" or "add new session from an NPT file": the same upload, told as asked. */
+export type UploadPurpose = 'newPatient' | 'newSession';
 
 type Progress = { loaded: number; total: number; slow: boolean };
 
@@ -57,12 +67,12 @@ function outcomeOfFailure(error: unknown, failureMessage: (error: unknown) => st
  * "Upload NPT file", "Add new session from an NPT file" and "Create new patient from an NPT file" (patient
  * list): one dialog that sends one exam file and says what became of it.
  */
-export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogProps) {
+export function ExamUploadDialog({ isOpen, onClose, patient, purpose, initialFile }: ExamUploadDialogProps) {
   const { t, i18n } = useTranslation('examUpload');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const failureMessage = useFailureMessage();
-  const [file, setFile] = useState<File>();
+  const [file, setFile] = useState<File | undefined>(initialFile);
   const [fileProblem, setFileProblem] = useState<string>();
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'choosing' });
   const [dragging, setDragging] = useState(false);
@@ -126,9 +136,11 @@ export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogP
     onClose();
   };
 
-  const goTo = (patientId: string) => {
+  /** To a patient's card; with `keepFile` the chosen file goes along, chosen in that card's upload dialog. */
+  const goTo = (patientId: string, keepFile = false) => {
+    const examFile = keepFile ? file : undefined;
     close();
-    void navigate(paths.physician.patientCard.getHref(patientId));
+    void navigate(paths.physician.patientCard.getHref(patientId), examFile ? { state: { examFile } satisfies ExamHandover } : undefined);
   };
 
   const onDrop = (event: DragEvent) => {
@@ -138,7 +150,11 @@ export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogP
   };
 
   const uploading = outcome.kind === 'uploading';
-  const title = patient ? t('titleForPatient', { patient: `${patient.name} ${patient.secondName}` }) : t('title');
+  const title = patient
+    ? t('titleForPatient', { patient: `${patient.name} ${patient.secondName}` })
+    : purpose
+      ? t(`purpose.${purpose}.title`)
+      : t('title');
 
   return (
     <Dialog isOpen={isOpen} onClose={close} title={title} className="mp-dialog" canOutsideClickClose={!uploading}>
@@ -152,6 +168,7 @@ export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogP
           onDragLeave={() => setDragging(false)}
           onDrop={onDrop}
         >
+          {!patient && purpose && <p>{t(`purpose.${purpose}.text`)}</p>}
           <p>{t('dropHint')}</p>
           {/* A button of our own opens the file picker: Blueprint's FileInput cuts longer button texts. */}
           <input
@@ -218,7 +235,7 @@ export function ExamUploadDialog({ isOpen, onClose, patient }: ExamUploadDialogP
 type UploadStatusProps = {
   outcome: Outcome;
   patient: Patient | undefined;
-  onGoTo: (patientId: string) => void;
+  onGoTo: (patientId: string, keepFile?: boolean) => void;
   onCreateFromFile: () => void;
   onUploadAnyway: () => void;
 };
@@ -275,7 +292,8 @@ function UploadStatus({ outcome, patient, onGoTo, onCreateFromFile, onUploadAnyw
         <PatientMismatch
           filePatient={outcome.filePatient}
           comparison={outcome.comparison}
-          onGoTo={onGoTo}
+          // The file is another patient's: it goes along to their card, ready to be uploaded there.
+          onGoTo={(patientId) => onGoTo(patientId, true)}
           onCreateFromFile={onCreateFromFile}
           onUploadAnyway={onUploadAnyway}
         />

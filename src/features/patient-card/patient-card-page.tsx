@@ -1,9 +1,10 @@
 import { Button, Card, Classes } from '@blueprintjs/core';
 import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useGetPatient, useListPatientTreatments } from '@generated/hooks/patients/patients';
 import type { TreatmentSummary } from '@generated/model/treatmentSummary';
+import type { ExamHandover } from '@/components/exam-upload/exam-upload-dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
@@ -80,6 +81,18 @@ export function PatientCardPage() {
   const sessionsTitleId = useId();
   const [dialog, setDialog] = useState<'edit' | 'delete' | 'upload' | null>(null);
   const [picked, setPicked] = useState<string[] | null>(null);
+  // An exam file brought from another card ("Go to the patient" in its wrong-patient warning): this card's upload
+  // dialog opens with it chosen. Taken out of the history entry at once, so that a reload does not bring it again.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [handedFile, setHandedFile] = useState<File>();
+  const handed = (location.state as ExamHandover | null)?.examFile;
+  useEffect(() => {
+    if (!(handed instanceof File)) return;
+    setHandedFile(handed);
+    setDialog('upload');
+    void navigate({ search: location.search }, { replace: true, state: null });
+  }, [handed, location.search, navigate]);
 
   const refetchInterval = useRefetchInterval(PROCESSING_REFETCH_MS);
   const patientQuery = useGetPatient(patientId, { query: { enabled: validId, refetchInterval: () => refetchInterval(false) } });
@@ -147,9 +160,15 @@ export function PatientCardPage() {
       <div className="mp-card-grid">
         <GeneralInfo patient={patient} onEdit={() => setDialog('edit')} />
         <section className="mp-sessions" aria-labelledby={sessionsTitleId}>
-          <h2 id={sessionsTitleId} className="mp-card-title">
-            {t('sessions.title', { count: sessions.length })}
-          </h2>
+          <div className="mp-section-header">
+            <h2 id={sessionsTitleId} className="mp-card-title">
+              {t('sessions.title', { count: sessions.length })}
+            </h2>
+            {/* The specification's "add new session from an NPT file", where the sessions are: the same upload. */}
+            <Button icon="upload" variant="outlined" size="small" onClick={() => setDialog('upload')}>
+              {t('actions.newSessionFromNpt')}
+            </Button>
+          </div>
           {sessionsQuery.isPending && <Card className={`mp-session ${Classes.SKELETON}`} aria-hidden="true" />}
           {sessionsQuery.isError && <p role="alert">{failureMessage(sessionsQuery.error)}</p>}
           {sessionsQuery.isSuccess && sessions.length === 0 && (
@@ -179,7 +198,17 @@ export function PatientCardPage() {
       <Suspense>
         {dialog === 'edit' && <EditPatientDialog patient={patient} onClose={() => setDialog(null)} />}
         {dialog === 'delete' && <RequestDeletionDialog patient={patient} userId={profile.id} onClose={() => setDialog(null)} />}
-        {dialog === 'upload' && <ExamUploadDialog isOpen patient={patient} onClose={() => setDialog(null)} />}
+        {dialog === 'upload' && (
+          <ExamUploadDialog
+            isOpen
+            patient={patient}
+            initialFile={handedFile}
+            onClose={() => {
+              setDialog(null);
+              setHandedFile(undefined);
+            }}
+          />
+        )}
       </Suspense>
     </>
   );

@@ -7,6 +7,7 @@ import { getGetPatientQueryKey, getListPatientsQueryKey, getListPatientTreatment
 import {
   downloadParameterSet,
   getGetTreatmentQueryKey,
+  getTreatment,
   useDeleteTreatment,
   useGetTreatment,
   useGetTreatmentImage,
@@ -233,7 +234,12 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
   const download = async (file: 'parameterSet' | 'treatmentReport') => {
     setDownloading(file);
     try {
-      if (file === 'parameterSet') saveBlob(await downloadParameterSet(session.id), t('download.fileName', { number: session.number }));
+      if (file === 'parameterSet') {
+        // Named as the server names it (its Content-Disposition, the wizard's download, the laser's check): one
+        // parameter set, one file name wherever it is downloaded.
+        const { fileName } = (treatment ?? (await getTreatment(session.id)).data).plan.parameterSet ?? {};
+        saveBlob(await downloadParameterSet(session.id), fileName ?? 'parameter-set.npt');
+      }
       else await saveTreatmentReport(session, i18n);
     } catch (error) {
       notify({ intent: 'danger', message: (await blobFailureMessage(error)) ?? failureMessage(error) });

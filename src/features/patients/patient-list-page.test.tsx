@@ -204,7 +204,12 @@ describe('the list', () => {
     const { container } = await renderList();
     await waitFor(() => getByText(container, 'h4, h3, h2, .bp6-non-ideal-state *', 'No patients yet'));
     const empty = container.querySelector<HTMLElement>('.bp6-non-ideal-state')!;
-    expect([...empty.querySelectorAll('button')].map((button) => button.textContent)).toEqual(['Add new patient', 'Upload NPT file']);
+    // The add menu's ▾ is named by its label (no text of its own).
+    expect([...empty.querySelectorAll('button')].map((button) => button.textContent || button.getAttribute('aria-label'))).toEqual([
+      'Add new patient',
+      'More ways to add',
+      'Upload NPT file',
+    ]);
     await click(getByText(empty, 'button', 'Upload NPT file'));
     // The upload dialog of src/components/exam-upload, for any patient.
     expect((await dialog('Upload NPT file')).querySelector('input[type="file"]')).not.toBeNull();

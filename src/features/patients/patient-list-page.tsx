@@ -6,10 +6,12 @@ import { Link, useNavigation, useSearchParams } from 'react-router-dom';
 import { getListPatientsQueryOptions } from '@generated/hooks/patients/patients';
 import type { Patient } from '@generated/model/patient';
 import { PlanStatus } from '@generated/model/planStatus';
+import type { UploadPurpose } from '@/components/exam-upload/exam-upload-dialog';
 import { useFailureMessage } from '@/components/form-fields';
 import { paths } from '@/config/paths';
 import { recentPatients } from '@/lib/recent-patients';
 import { useSignedInProfile } from '@/lib/signed-in-profile';
+import { AddMenu } from './add-menu';
 import { ListFilters } from './list-filters';
 import { ListPaging } from './list-paging';
 import {
@@ -84,6 +86,7 @@ export function PatientListPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const captionId = useId();
   const [dialog, setDialog] = useState<'add' | 'upload' | null>(null);
+  const [purpose, setPurpose] = useState<UploadPurpose>();
 
   // A search typed just before a click on a patient must not pull the user back while the card loads.
   const navigation = useNavigation();
@@ -153,13 +156,37 @@ export function PatientListPage() {
   useEffect(() => {
     if (rowsWanted.current !== null) toFirstRow();
   });
+  // Another page (previous, next, a number): its first row takes the focus once its rows are shown. The button
+  // pressed may be disabled or gone on the new page, and the focus would fall to the page's body.
+  const pageWanted = useRef<number | null>(null);
+  useEffect(() => {
+    if (pageWanted.current === null || !settled || view.page !== pageWanted.current) return;
+    pageWanted.current = null;
+    focusFirstRow();
+  });
+  const toPage = (page: number) => {
+    pageWanted.current = page;
+    show({ ...view, page, more: 0 });
+  };
 
+  const upload = (why?: UploadPurpose) => {
+    setPurpose(why);
+    setDialog('upload');
+  };
   const actions = (
     <>
-      <Button intent="primary" icon="add" onClick={() => setDialog('add')}>
-        {t('actions.addPatient')}
-      </Button>
-      <Button icon="upload" onClick={() => setDialog('upload')}>
+      <div className="mp-add-group">
+        <Button intent="primary" icon="add" onClick={() => setDialog('add')}>
+          {t('actions.addPatient')}
+        </Button>
+        {/* The specification's "create new patient from an NPT file" and "add new session from an NPT file", where a
+            user looks for adding: both the one upload (the server finds the file's patient or creates them), each
+            with its own title and what it will do. */}
+        <AddMenu
+          onChoose={(choice) => (choice === 'patient' ? setDialog('add') : upload(choice === 'newPatientFromNpt' ? 'newPatient' : 'newSession'))}
+        />
+      </div>
+      <Button icon="upload" onClick={() => upload()}>
         {t('actions.uploadNpt')}
       </Button>
     </>
@@ -213,7 +240,7 @@ export function PatientListPage() {
             total={meta.total}
             lastPage={meta.lastPage}
             loadingMore={pages.some((page) => page.isPending)}
-            onPage={(page) => show({ ...view, page, more: 0 })}
+            onPage={toPage}
             onLoadMore={() => show({ ...view, more: view.more + 1 }, { replace: true })}
           />
         )}
@@ -234,7 +261,7 @@ export function PatientListPage() {
       {content}
       <Suspense>
         {dialog === 'add' && <AddPatientDialog isOpen onClose={() => setDialog(null)} />}
-        {dialog === 'upload' && <ExamUploadDialog isOpen onClose={() => setDialog(null)} />}
+        {dialog === 'upload' && <ExamUploadDialog isOpen purpose={purpose} onClose={() => setDialog(null)} />}
       </Suspense>
     </>
   );

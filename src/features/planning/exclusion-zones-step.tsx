@@ -1,5 +1,5 @@
 import { Button } from '@blueprintjs/core';
-import { useId, useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSaveExclusionZones } from '@generated/hooks/planning/planning';
 import { ESTIMATED_SCALE_UNCERTAINTY, fovealMinimumUm } from '@/domain/planning/clinical-limits';
@@ -20,6 +20,28 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 /** Arrow keys move a zone by one image pixel; Shift by ten. */
 const nudgeOf = (event: KeyboardEvent) => (event.shiftKey ? 10 : 1);
 const ARROWS: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** A keyboard move is told once the keys rest this long: a held arrow key is one announcement, not fifty. */
+const ANNOUNCE_AFTER_MS = 500;
+
+/**
+ * Says where a zone moved by the arrow keys went, in a polite live region, once the keys have rested: the
+ * handle's name alone says nothing of the position, and a screen reader user cannot see the image.
+ */
+function useMoveAnnouncement(describe: (kind: ZoneKind) => string) {
+  const [text, setText] = useState('');
+  const timer = useRef<number | undefined>(undefined);
+  const latest = useRef(describe);
+  latest.current = describe;
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const moved = (kind: ZoneKind) => {
+    window.clearTimeout(timer.current);
+    // Emptied first: the same words again (moved back and forth) are announced again.
+    setText('');
+    timer.current = window.setTimeout(() => setText(latest.current(kind)), ANNOUNCE_AFTER_MS);
+  };
+  return { text, moved };
+}
 
 /** The FAZ stays a circle: a transformer's corner keeps the ratio, but rounding may not. */
 const asCircle = (shape: ZoneShape): ZoneShape => {
@@ -77,12 +99,20 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
     const step = nudgeOf(event);
     const zone = draft[kind];
     set(kind, { ...zone, center: { x: round2(zone.center.x + arrow[0] * step), y: round2(zone.center.y + arrow[1] * step) } });
+    announcement.moved(kind);
     return true;
   };
 
   const um = (px: number) => px * umPerPixel;
   const px = (value: number) => value / umPerPixel;
   const onhOffset = { xUm: um(draft.onh.center.x - draft.faz.center.x), yUm: um(draft.faz.center.y - draft.onh.center.y) };
+  // Both moves change where the ONH lies from the fovea (the FAZ's centre): the fields' numbers, said aloud.
+  const announcement = useMoveAnnouncement((kind) =>
+    t(kind === 'faz' ? 'zones.movedFaz' : 'zones.movedOnh', {
+      x: formatNumber(onhOffset.xUm, i18n.language, 0),
+      y: formatNumber(onhOffset.yUm, i18n.language, 0),
+    }),
+  );
   const onhMarginUm = plan.exclusionZones!.onh.marginUm ?? ONH_MARGIN_UM;
   const fovealMinimum = fovealMinimumUm(safetyOf(plan).limits);
   // Lengths in µm on an estimated scale are uncertain (docs/clinical-limits.md): the fields say so.
@@ -234,6 +264,9 @@ export function ExclusionZonesStep({ treatment, image, editable, resets, childre
           </p>
         )}
         <SafetyAlert id={alertId} lines={refusals} />
+        <p className="mp-visually-hidden" aria-live="polite">
+          {announcement.text}
+        </p>
       </StepPanel>
     </div>
   );

@@ -213,9 +213,9 @@ export function FundusViewer(props: FundusViewerProps) {
       </div>
       <div
         className="mp-viewer-frame"
-        // As wide as the column allows, but never taller than three quarters of the screen: the frame keeps
-        // the image's aspect, so fit (zoom 1) shows the whole image.
-        style={{ aspectRatio: `${image.width} / ${image.height}`, maxWidth: `calc(75vh * ${image.width / image.height})` }}
+        // As wide as the column allows, but never taller than three quarters of the screen (half of it on a
+        // tablet, planning.css): the frame keeps the image's aspect, so fit (zoom 1) shows the whole image.
+        style={{ aspectRatio: `${image.width} / ${image.height}`, '--mp-image-aspect': image.width / image.height } as CSSProperties}
         tabIndex={0}
         role="application"
         aria-roledescription={t('viewer.roleDescription')}

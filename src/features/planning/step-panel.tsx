@@ -1,5 +1,5 @@
 import { Alert, Button, ButtonGroup, Callout } from '@blueprintjs/core';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router-dom';
 import { canRedo, canUndo, commit, preview, redo, startHistory, undo, type History } from './history';
@@ -47,6 +47,8 @@ export const SAVED_STATE = { saved: true };
  */
 function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
   const { t } = useTranslation('planning');
+  const titleId = useId();
+  const textId = useId();
   const blocker = useBlocker(({ currentLocation, nextLocation }) => {
     const leaving = currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search;
     return dirty && leaving && (nextLocation.state as typeof SAVED_STATE | null)?.saved !== true;
@@ -65,8 +67,14 @@ function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
       confirmButtonText={t('unsaved.leave')}
       onCancel={() => blocker.reset?.()}
       onConfirm={() => blocker.proceed?.()}
+      // Named by its heading (Blueprint's Alert has no title of its own): a screen reader says what it asks.
+      aria-labelledby={titleId}
+      aria-describedby={textId}
     >
-      <p>{t('unsaved.text')}</p>
+      <h2 className="mp-alert-title" id={titleId}>
+        {t('unsaved.title')}
+      </h2>
+      <p id={textId}>{t('unsaved.text')}</p>
     </Alert>
   );
 }
