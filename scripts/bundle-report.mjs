@@ -255,7 +255,8 @@ const BUDGETS = [
   // its query): a few bytes over the line, a step of 0.1 kB.
   // Issue 31: realtime's fourth state, "not configured" (the settings' key is null, as on the mock), and its words
   // in both UI languages: a few bytes over the line, a step of 0.1 kB.
-  { path: '/physician/list', jsGzip: 246_600, cssGzip: 51_900 },
+  // Issues 30 and 31 together (the add menu's styles beside realtime's fourth state): 14 B over 51.9 kB of CSS.
+  { path: '/physician/list', jsGzip: 246_600, cssGzip: 52_000 },
   // Minimal tags readable on a hovered table row (src/styles/theme.css) took the card's CSS just over 52 kB; the
   // diagnostic data table (issue 17) its JS just over 246 kB. Issue 17 marks: the session's image-and-marks and
   // treatment report buttons and the comparison's switch, +0.9 kB (the marks' code itself loads when first shown).
@@ -290,7 +291,8 @@ const BUDGETS = [
   // layer, shared with the comparison and the report), +1.4 kB.
   // Issue 30: the announcement of a zone moved by keyboard and the unsaved-changes dialog's name: +0.3 kB; on a tablet
   // the image under half the screen and the step's confirmation in a bar at the screen's foot: CSS +0.1 kB.
-  { path: '/physician/planning', jsGzip: 316_800, cssGzip: 53_900 },
+  // Issues 30 and 31 together: 10 B over the line, a step of 0.1 kB.
+  { path: '/physician/planning', jsGzip: 316_900, cssGzip: 53_900 },
 ];
 
 function main() {
