@@ -52,7 +52,7 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await expect(page.getByText(f.avatarWrongFormat)).toBeHidden();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: f.confirmAndInvite }).click();
-  await expect(page.getByText(texts.api['invite.sent'])).toBeVisible();
+  await expect(page.getByText(texts.api['invite.sent'], { exact: true })).toBeVisible();
   await expect(page).toHaveURL('/admin/physicians');
   await search(page, texts, physician.last);
   await expect(rowOf(page, physician.last)).toContainText(s.status.pending);
@@ -93,7 +93,7 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(fill(f.editTitle, { name: `${nurse.first} ${nurse.last}` }));
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: f.confirmAndInvite }).click();
-  await expect(page.getByText(texts.api['invite.sent'])).toBeVisible();
+  await expect(page.getByText(texts.api['invite.sent'], { exact: true })).toBeVisible();
   const firstLink = await mailedLink(nurse.email, '/approve-account');
 
   // Resend: a new link; the previous one is refused, the new one opens the approval form.
@@ -102,7 +102,7 @@ test('invite a physician, confirm a draft, resend an invite: the old link stops 
   await rowOf(page, nurse.last).getByRole('link', { name: `${nurse.first} ${nurse.last}` }).click();
   await page.getByRole('button', { name: f.resendInvite }).click();
   // The confirmation's own "Invite sent" may still be on screen: the new e-mail below proves the resend.
-  await expect(page.getByText(texts.api['invite.sent']).last()).toBeVisible();
+  await expect(page.getByText(texts.api['invite.sent'], { exact: true }).last()).toBeVisible();
   await expect.poll(() => mailedLink(nurse.email, '/approve-account')).not.toBe(firstLink);
   const secondLink = await mailedLink(nurse.email, '/approve-account');
   await inviteePage.goto(firstLink);
