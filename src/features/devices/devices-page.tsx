@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useListDevices } from '@generated/hooks/clinic/clinic';
 import type { Device } from '@generated/model/device';
 import { useFailureMessage } from '@/components/form-fields';
+import { nextMenuIndex } from '@/components/menu-keyboard';
 import { RangePaging, SkeletonRows, useSearchAfterPause } from '@/components/list-table/list-table';
 import { formatDateTime } from '@/lib/format';
 import { formatNumberText } from '@/lib/locale-number';
@@ -82,15 +83,6 @@ function SyncStatus({ device }: { device: Device }) {
 
 type AccessActionsProps = { device: Device; buttonRef: (button: HTMLButtonElement | null) => void; onOpen: (kind: 'newCode' | 'revoke') => void };
 
-/** The item a key moves the focus to (WAI-ARIA menu button): down and up wrap around, Home and End go to the ends. */
-function nextItem(key: string, current: number, count: number): number | undefined {
-  if (key === 'ArrowDown') return (current + 1) % count;
-  if (key === 'ArrowUp') return current <= 0 ? count - 1 : current - 1;
-  if (key === 'Home') return 0;
-  if (key === 'End') return count - 1;
-  return undefined;
-}
-
 /**
  * "Access ▾" of a row, a menu button: a new enrolment code and (with access to take) revoking it. The menu opens
  * under the button inside the cell, not in Blueprint's Popover/Menu: those would split the chunks the signed-in
@@ -162,7 +154,7 @@ function AccessActions({ device, buttonRef, onOpen }: AccessActionsProps) {
               return;
             }
             const all = items();
-            const next = nextItem(event.key, all.indexOf(document.activeElement as HTMLElement), all.length);
+            const next = nextMenuIndex(event.key, all.indexOf(document.activeElement as HTMLElement), all.length);
             if (next === undefined) return;
             event.preventDefault();
             all[next].focus();

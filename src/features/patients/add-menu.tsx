@@ -8,8 +8,8 @@ export type AddChoice = 'patient' | 'newPatientFromNpt' | 'newSessionFromNpt';
 const CHOICES: AddChoice[] = ['patient', 'newPatientFromNpt', 'newSessionFromNpt'];
 
 /**
- * The ▾ beside "Add new patient": the ways of adding the specification names (seed-spec §2), the two from an NPT
- * file among them. A menu of our own under the button, not Blueprint's Popover/Menu: those split the chunks the
+ * The ▾ beside "Add new patient": the ways of adding a patient or a session, the two from an NPT file among
+ * them. A menu of our own under the button, not Blueprint's Popover/Menu: those split the chunks the
  * signed-in layout shares with every route (+2 kB on each, measured with scripts/bundle-report.mjs). The arrow
  * keys move between the items; Escape, Tab or a press outside closes it.
  */
