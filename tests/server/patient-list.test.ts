@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Patient } from '../../generated/model/patient';
 import type { PatientSort } from '../../generated/model/patientSort';
+import { versionStamp } from '../../server/db/freshness';
 import { nameKey, nameKeyExpanded } from '../../server/db/name-key';
 import { createClinic, createUser, sessionFor } from './fixtures';
 import { startServer, type TestServer } from './helper';
@@ -267,6 +268,34 @@ describe('answers that follow every change', () => {
     expect((await ownList('?planStatus=no_plan_available')).meta.total).toBe(0);
     await server.db.deleteFrom('treatments').where('id', '=', session).execute();
     expect((await ownList()).data[0]).toMatchObject({ treatmentsCount: 0, planStatus: 'no_plan_available', latestSessionDate: null });
+  });
+
+  it('reads the list again after a change to what it shows of a session, and not after a plan edit at the same step', async () => {
+    const { id: patientId } = await server.db
+      .insertInto('patients')
+      .values({ clinic_id: own.clinicId, name: 'Rita', second_name: 'Voss', birthday: '1949-12-24', gender: 'female' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id: session } = await server.db
+      .insertInto('treatments')
+      .values({ clinic_id: own.clinicId, patient_id: patientId, number: 1, date: '2026-10-05T08:00:00Z', eye: 'OD', step: 'initial_exclusion_boundaries', processing_state: 'processed' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const rita = async () => (await ownList('?search=Voss')).data[0];
+    const version = () => versionStamp(server.db, [`patients:${own.clinicId}`]);
+    expect(await rita()).toMatchObject({ planStatus: 'planning' });
+
+    const before = await version();
+    await server.db.updateTable('treatments').set({ brightness: 0.42, total_spots: 120 }).where('id', '=', session).execute();
+    expect(await version()).toBe(before);
+
+    await server.db.updateTable('treatments').set({ step: 'available' }).where('id', '=', session).execute();
+    expect(await version()).not.toBe(before);
+    expect(await rita()).toMatchObject({ planStatus: 'plan_available' });
+    await server.db.updateTable('treatments').set({ locked: true }).where('id', '=', session).execute();
+    expect(await rita()).toMatchObject({ planStatus: 'issue_reported' });
+    await server.db.updateTable('treatments').set({ date: '2026-10-06T08:00:00Z' }).where('id', '=', session).execute();
+    expect(await rita()).toMatchObject({ latestSessionDate: '2026-10-06T08:00:00.000Z' });
   });
 
   it('follows renames, deletion requests and status changes, and the requester\'s name', async () => {
