@@ -42,9 +42,9 @@ async function clickAt(page: Page, dialog: Locator, fx: number, fy: number) {
   await page.mouse.click(x, y);
 }
 
-/** Labels the mark just drawn (the form opens when it is finished) and saves it. */
-async function labelMark(page: Page, texts: Texts, label: string, note?: string) {
-  const form = page.getByRole('dialog', { name: texts.marks.form.newTitle });
+/** Labels the mark just drawn (the form opens when it is finished, titled for a ruler as such) and saves it. */
+async function labelMark(page: Page, texts: Texts, label: string, note?: string, title = texts.marks.form.newTitle) {
+  const form = page.getByRole('dialog', { name: title });
   await form.getByLabel(texts.marks.form.label).selectOption({ label });
   if (note) await form.getByLabel(texts.marks.form.note).fill(note);
   await form.getByRole('button', { name: texts.marks.form.save }).click();
@@ -98,9 +98,9 @@ test('a physician labels a point and an area and measures with the ruler; the ma
   const live = (await dialog.getByTestId('marks-status').textContent()) ?? '';
   expect(live).toContain(marks.source.manifest);
   await page.mouse.up();
-  const form = page.getByRole('dialog', { name: marks.form.newTitle });
+  const form = page.getByRole('dialog', { name: marks.form.newRulerTitle });
   await expect(form.getByTestId('mark-form-figures')).toHaveText(live);
-  await labelMark(page, texts, labels.other);
+  await labelMark(page, texts, labels.other, undefined, marks.form.newRulerTitle);
   const saved = await marksOf(api, treatment);
   expect(saved.annotations.map((mark) => mark.shape.kind)).toEqual(['point', 'polygon', 'line']);
   const ruler = saved.annotations[2].measurement;
@@ -119,7 +119,7 @@ test('a physician labels a point and an area and measures with the ruler; the ma
   await page.mouse.down();
   await page.mouse.move(end.x, end.y, { steps: 5 });
   await page.mouse.up();
-  const rulerForm = page.getByRole('dialog', { name: marks.form.newTitle });
+  const rulerForm = page.getByRole('dialog', { name: marks.form.newRulerTitle });
   await expect(rulerForm.getByLabel(marks.form.labelOptional)).toHaveValue('no-label');
   await expect(rulerForm.getByLabel(marks.form.labelOptional).locator('option:checked')).toHaveText(marks.noLabel);
   await expect(rulerForm.getByText(marks.form.labelOptionalHelp)).toBeVisible();

@@ -219,7 +219,9 @@ function MarkFormBody({ marks, form }: { marks: FundusMarks; form: MarkForm }) {
 export function MarkFormDialog({ marks }: { marks: FundusMarks }) {
   const { t } = useTranslation('marks');
   const { form } = marks;
-  const title = form?.mode === 'edit' ? t('form.editTitle', { number: marks.numberOf(form.mark) }) : t('form.newTitle');
+  // A new ruler is saved rather than labelled: its label is optional.
+  const title =
+    form?.mode === 'edit' ? t('form.editTitle', { number: marks.numberOf(form.mark) }) : t(form?.shape.kind === 'line' ? 'form.newRulerTitle' : 'form.newTitle');
   return (
     <Dialog isOpen={Boolean(form)} onClose={marks.closeForm} title={title} className="mp-dialog">
       {/* Keyed by the mark (and its version), so a reloaded mark starts the form afresh. */}
