@@ -3,21 +3,24 @@
  */
 import type { Uuid } from './uuid';
 import type { AnnotationShape } from './annotationShape';
+import type { AnnotationLabelId } from './annotationLabelId';
+import type { AnnotationLabelProperty } from './annotationLabelProperty';
 import type { AnnotationNote } from './annotationNote';
 import type { AnnotationMeasurementProperty } from './annotationMeasurementProperty';
 import type { Timestamp } from './timestamp';
 import type { PersonRef } from './personRef';
 
 /**
- * A labelled mark on a fundus image of a session.
+ * A mark on a fundus image of a session. A point, circle or polygon always carries a label (a finding); a line (the ruler) may carry none: measuring a distance is not a diagnosis.
  */
 export interface Annotation {
   id: Uuid;
   imageId: Uuid;
   shape: AnnotationShape;
-  labelId: Uuid;
-  /** The label's name in the request's `Language`. */
-  label: string;
+  /** The label's id; null for a line (ruler) saved without a label, and for no other shape. */
+  labelId: AnnotationLabelId;
+  /** The label's name in the request's `Language`; null exactly when `labelId` is null (a ruler without a label). */
+  label: AnnotationLabelProperty;
   note: AnnotationNote;
   /** Null for a point (it measures nothing) and when the image has no scale. */
   measurement: AnnotationMeasurementProperty;

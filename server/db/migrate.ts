@@ -21,6 +21,7 @@ import * as transferOrder from './migrations/0018-transfer-order';
 import * as nameOrder from './migrations/0019-name-order';
 import * as nameSortColumns from './migrations/0020-name-sort-columns';
 import * as accessLogStatementHead from './migrations/0021-access-log-statement-head';
+import * as unlabelledRulers from './migrations/0022-unlabelled-rulers';
 import * as listVersionOnListedColumns from './migrations/0024-list-version-on-listed-columns';
 import type { Database } from './tables';
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0019-name-order': nameOrder,
   '0020-name-sort-columns': nameSortColumns,
   '0021-access-log-statement-head': accessLogStatementHead,
+  '0022-unlabelled-rulers': unlabelledRulers,
   '0024-list-version-on-listed-columns': listVersionOnListedColumns,
 };
 

@@ -378,7 +378,7 @@ export interface AnnotationsTable {
   clinic_id: string;
   treatment_id: string;
   image_id: string;
-  label_id: string;
+  label_id: string | null;
   shape: Json<MarkShape>;
   note: string | null;
   version: Generated<number>;

@@ -22,11 +22,12 @@ import type { Lang } from '../i18n';
 
 /**
  * A label or measurement on the display image (server/services/annotations.ts, listMarksForReport): its shape
- * in the image's pixels, the label in the report's language, the note, and its figures at the plan's scale.
+ * in the image's pixels, the label in the report's language (null for a ruler without one), the note, and its
+ * figures at the plan's scale.
  */
 export interface ReportMark {
   shape: MarkShape;
-  label: string;
+  label: string | null;
   note: string | null;
   measurement: MarkMeasurement | null;
 }
@@ -185,7 +186,7 @@ export function renderTreatmentReport(input: ReportInput): Promise<Buffer> {
   );
   y = signOffSection(doc, input, f, y + 12);
   if (input.delivery) y = deliverySection(doc, input.treatment, input.delivery, f, y + 12);
-  if (!covers(doc, [patientName, signOff.by.name, ...input.marks.flatMap((mark) => [mark.label, mark.note ?? ''])])) {
+  if (!covers(doc, [patientName, signOff.by.name, ...input.marks.flatMap((mark) => [mark.label ?? '', mark.note ?? ''])])) {
     doc.font(FONT.regular).fontSize(SIZE.small).fillColor(MUTED).text(f.t('missingGlyphs'), MARGIN, y + 6, { width: CONTENT });
     y = doc.y;
   }
@@ -770,8 +771,9 @@ function marksTable(doc: Doc, marks: readonly ReportMark[], f: Formats, y: numbe
   top += 11;
   marks.forEach((mark, index) => {
     const measurement = measurementText(mark.measurement, f);
+    const label = mark.label ?? f.t('marks.noLabel');
     doc.font(FONT.regular).fontSize(SIZE.body);
-    const labelHeight = doc.heightOfString(mark.label, { width: labelWidth });
+    const labelHeight = doc.heightOfString(label, { width: labelWidth });
     const measurementHeight = doc.heightOfString(measurement, { width: measurementWidth });
     doc.fontSize(SIZE.label);
     const noteHeight = mark.note ? doc.heightOfString(mark.note, { width: labelWidth }) + 1 : 0;
@@ -781,7 +783,9 @@ function marksTable(doc: Doc, marks: readonly ReportMark[], f: Formats, y: numbe
       top = MARGIN;
     }
     markTag(doc, index + 1, MARGIN, top - 1.5);
-    doc.font(FONT.regular).fontSize(SIZE.body).fillColor(INK).text(mark.label, labelX, top, { width: labelWidth });
+    // A ruler without a label says so, in the muted colour of what is not a finding.
+    doc.font(FONT.regular).fontSize(SIZE.body).fillColor(mark.label === null ? MUTED : INK).text(label, labelX, top, { width: labelWidth });
+    doc.fillColor(INK);
     doc.text(measurement, measurementX, top, { width: measurementWidth });
     if (mark.note) doc.fontSize(SIZE.label).fillColor(MUTED).text(mark.note, labelX, top + labelHeight + 1, { width: labelWidth });
     top += height + 4;

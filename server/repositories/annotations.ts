@@ -16,7 +16,8 @@ export interface LabelRow {
 export interface MarkRow {
   id: string;
   image_id: string;
-  label_id: string;
+  /** Null for a ruler (line) without a label. */
+  label_id: string | null;
   shape: MarkShape;
   note: string | null;
   version: number;
@@ -103,11 +104,11 @@ const MARK_FIELDS = ['id', 'image_id', 'label_id', 'shape', 'note', 'version', '
 const MARK_COLUMNS = MARK_FIELDS.map((field) => `a.${field}` as const);
 const LABEL_COLUMNS = ['l.key', 'l.name_en', 'l.name_de', 'l.created_by as label_created_by', 'l.created_by_name as label_created_by_name', 'l.created_at as label_created_at'] as const;
 
-/** The marks of an image (or one of them), in the order they were placed, each with its label. */
-export async function markRows(db: Queryable, clinicId: string, imageId: string, annotationId?: string): Promise<{ mark: MarkRow; label: LabelRow }[]> {
+/** The marks of an image (or one of them), in the order they were placed, each with its label (null for a ruler without one). */
+export async function markRows(db: Queryable, clinicId: string, imageId: string, annotationId?: string): Promise<{ mark: MarkRow; label: LabelRow | null }[]> {
   let query = db
     .selectFrom('annotations as a')
-    .innerJoin('annotation_labels as l', 'l.id', 'a.label_id')
+    .leftJoin('annotation_labels as l', 'l.id', 'a.label_id')
     .select([...MARK_COLUMNS, ...LABEL_COLUMNS])
     .where('a.clinic_id', '=', clinicId)
     .where('a.image_id', '=', imageId);
@@ -115,14 +116,14 @@ export async function markRows(db: Queryable, clinicId: string, imageId: string,
   const rows = await query.orderBy('a.seq').execute();
   return rows.map((row) => ({
     mark: row as MarkRow,
-    label: {
+    label: row.label_id === null ? null : {
       id: row.label_id,
       key: row.key,
       name_en: row.name_en,
       name_de: row.name_de,
       created_by: row.label_created_by,
       created_by_name: row.label_created_by_name,
-      created_at: row.label_created_at,
+      created_at: row.label_created_at as Date,
     },
   }));
 }
@@ -138,7 +139,7 @@ export async function countMarks(db: Queryable, imageId: string): Promise<number
 
 export async function insertMark(
   db: Queryable,
-  mark: { clinicId: string; treatmentId: string; imageId: string; labelId: string; shape: MarkShape; note: string | null; createdBy: string; createdByName: string; at: Date },
+  mark: { clinicId: string; treatmentId: string; imageId: string; labelId: string | null; shape: MarkShape; note: string | null; createdBy: string; createdByName: string; at: Date },
 ): Promise<MarkRow> {
   const row = await db
     .insertInto('annotations')
@@ -160,7 +161,7 @@ export async function insertMark(
 }
 
 /** Writes a mark's shape, label and note and raises its version. */
-export async function updateMarkRow(db: Queryable, markId: string, change: { shape: MarkShape; labelId: string; note: string | null; at: Date }): Promise<MarkRow> {
+export async function updateMarkRow(db: Queryable, markId: string, change: { shape: MarkShape; labelId: string | null; note: string | null; at: Date }): Promise<MarkRow> {
   const row = await db
     .updateTable('annotations')
     .set((eb) => ({ shape: JSON.stringify(change.shape), label_id: change.labelId, note: change.note, version: eb('version', '+', 1), updated_at: change.at }))

@@ -156,13 +156,14 @@ async function imageOfSession(db: Queryable, clinicId: string, treatmentId: stri
   };
 }
 
-function toAnnotation(row: MarkRow, label: LabelRow, scale: MarkScale | null, lang: Lang): Annotation {
+/** A mark as the contract has it; `label` null for a ruler without one. */
+function toAnnotation(row: MarkRow, label: LabelRow | null, scale: MarkScale | null, lang: Lang): Annotation {
   return {
     id: row.id,
     imageId: row.image_id,
     shape: row.shape,
-    labelId: row.label_id,
-    label: namesOf(label)[lang],
+    labelId: label === null ? null : row.label_id,
+    label: label === null ? null : namesOf(label)[lang],
     note: row.note,
     measurement: measureMark(row.shape, scale),
     createdAt: new Date(row.created_at).toISOString(),
@@ -192,8 +193,8 @@ export interface ReportMark {
   id: string;
   /** In pixels of the image's display version, origin top-left, y down. */
   shape: MarkShape;
-  /** The label's name in the report's language. */
-  label: string;
+  /** The label's name in the report's language; null for a ruler without one. */
+  label: string | null;
   note: string | null;
   /** Null for a point, and without a scale. */
   measurement: MarkMeasurement | null;
@@ -217,7 +218,7 @@ export async function listMarksForReport(
     marks: rows.map(({ mark, label }) => ({
       id: mark.id,
       shape: mark.shape,
-      label: namesOf(label)[lang],
+      label: label === null ? null : namesOf(label)[lang],
       note: mark.note,
       measurement: measureMark(mark.shape, target.scale),
     })),
@@ -230,7 +231,18 @@ function checkShape(shape: MarkShape, image: ImageOfSession['image']): void {
   if (problem) throw new HttpError(422, problem.code, problem.code, {}, { [problem.field]: [problem.code] });
 }
 
-async function checkLabel(db: Queryable, clinicId: string, labelId: string): Promise<LabelRow> {
+/**
+ * Only a ruler (line) may go without a label: it measures, it is no finding. 400 `annotation.label_required`
+ * for any other shape without one.
+ */
+function checkLabelled(shape: MarkShape, label: LabelRow | null): void {
+  if (label === null && shape.kind !== 'line') {
+    throw new HttpError(400, 'annotation.label_required', 'annotation.label_required', {}, { labelId: ['annotation.label_required'] });
+  }
+}
+
+async function checkLabel(db: Queryable, clinicId: string, labelId: string | null): Promise<LabelRow | null> {
+  if (labelId === null) return null;
   await ensureDefaultLabels(db, clinicId);
   const label = await repository.labelRow(db, clinicId, labelId);
   if (!label) throw new HttpError(422, 'annotation.label_unknown', 'annotation.label_unknown', {}, { labelId: ['annotation.label_unknown'] });
@@ -277,6 +289,7 @@ export async function createMark(
     const shape = storedShape(input.shape as MarkShape);
     checkShape(shape, target.image);
     const label = await checkLabel(tx, actor.clinicId, input.labelId);
+    checkLabelled(shape, label);
     const note = checkNote(input.note);
     if ((await repository.countMarks(tx, target.image.id)) >= MAX_MARKS_PER_IMAGE) {
       throw conflict('annotation.too_many', 'annotation.too_many', { max: MAX_MARKS_PER_IMAGE });
@@ -285,7 +298,7 @@ export async function createMark(
       clinicId: actor.clinicId,
       treatmentId: target.treatmentId,
       imageId: target.image.id,
-      labelId: label.id,
+      labelId: label?.id ?? null,
       shape,
       note,
       createdBy: actor.userId,
@@ -329,8 +342,10 @@ export async function updateMark(
     const shape = update.shape === undefined ? current.mark.shape : storedShape(update.shape as MarkShape);
     if (update.shape !== undefined) checkShape(shape, target.image);
     const label = update.labelId === undefined ? current.label : await checkLabel(tx, actor.clinicId, update.labelId);
+    // The mark as changed: a ruler that loses its label, or an unlabelled ruler made into another shape.
+    checkLabelled(shape, label);
     const note = update.note === undefined ? current.mark.note : checkNote(update.note);
-    const row = await repository.updateMarkRow(tx, current.mark.id, { shape, labelId: label.id, note, at: ctx.clock.now() });
+    const row = await repository.updateMarkRow(tx, current.mark.id, { shape, labelId: label?.id ?? null, note, at: ctx.clock.now() });
     await audit(tx, actor, {
       action: 'annotation.updated',
       outcome: 'success',

@@ -1,6 +1,6 @@
 // Labelling and measuring on a session's fundus image (issue 17), from the patient card: a physician marks a
-// point and an area and measures with the ruler (live figures, then the server's, with the scale's source), the
-// marks come back after a reload; a nurse adds a label of the clinic's own and marks with it; once the session is
+// point and an area and measures with the ruler (live figures, then the server's, with the scale's source), and
+// measures once more with a ruler saved without a label ("No label"), the marks come back after a reload; a nurse adds a label of the clinic's own and marks with it; once the session is
 // locked the marks are read-only and the tools are gone. Each test uploads its own exam, so no other journey's
 // marks show up.
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
@@ -42,9 +42,9 @@ async function clickAt(page: Page, dialog: Locator, fx: number, fy: number) {
   await page.mouse.click(x, y);
 }
 
-/** Labels the mark just drawn (the form opens when it is finished) and saves it. */
-async function labelMark(page: Page, texts: Texts, label: string, note?: string) {
-  const form = page.getByRole('dialog', { name: texts.marks.form.newTitle });
+/** Labels the mark just drawn (the form opens when it is finished, titled for a ruler as such) and saves it. */
+async function labelMark(page: Page, texts: Texts, label: string, note?: string, title = texts.marks.form.newTitle) {
+  const form = page.getByRole('dialog', { name: title });
   await form.getByLabel(texts.marks.form.label).selectOption({ label });
   if (note) await form.getByLabel(texts.marks.form.note).fill(note);
   await form.getByRole('button', { name: texts.marks.form.save }).click();
@@ -98,9 +98,9 @@ test('a physician labels a point and an area and measures with the ruler; the ma
   const live = (await dialog.getByTestId('marks-status').textContent()) ?? '';
   expect(live).toContain(marks.source.manifest);
   await page.mouse.up();
-  const form = page.getByRole('dialog', { name: marks.form.newTitle });
+  const form = page.getByRole('dialog', { name: marks.form.newRulerTitle });
   await expect(form.getByTestId('mark-form-figures')).toHaveText(live);
-  await labelMark(page, texts, labels.other);
+  await labelMark(page, texts, labels.other, undefined, marks.form.newRulerTitle);
   const saved = await marksOf(api, treatment);
   expect(saved.annotations.map((mark) => mark.shape.kind)).toEqual(['point', 'polygon', 'line']);
   const ruler = saved.annotations[2].measurement;
@@ -111,22 +111,46 @@ test('a physician labels a point and an area and measures with the ruler; the ma
   await expect(list.getByRole('listitem').nth(2)).toContainText(lengthText);
   await expect(list.getByRole('listitem').nth(2)).toContainText(marks.source.manifest);
 
+  // A ruler that only measures: its label is optional, "No label" is its default, and it is saved so.
+  await dialog.getByRole('button', { name: marks.tools.line }).click();
+  const start = await spot(dialog, 0.15, 0.15);
+  const end = await spot(dialog, 0.4, 0.2);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(end.x, end.y, { steps: 5 });
+  await page.mouse.up();
+  const rulerForm = page.getByRole('dialog', { name: marks.form.newRulerTitle });
+  await expect(rulerForm.getByLabel(marks.form.labelOptional)).toHaveValue('no-label');
+  await expect(rulerForm.getByLabel(marks.form.labelOptional).locator('option:checked')).toHaveText(marks.noLabel);
+  await expect(rulerForm.getByText(marks.form.labelOptionalHelp)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await rulerForm.getByRole('button', { name: marks.form.save }).click();
+  await expect(rulerForm).toHaveCount(0);
+  await expect(list.getByRole('listitem')).toHaveCount(4);
+  const measuring = (await marksOf(api, treatment)).annotations[3];
+  expect(measuring).toMatchObject({ labelId: null, label: null, shape: { kind: 'line' } });
+  const measuringUm = measuring.measurement?.kind === 'line' ? measuring.measurement.lengthUm : NaN;
+  await expect(list.getByRole('listitem').nth(3)).toContainText(fill(marks.item, { number: 4, label: marks.noLabel }));
+  await expect(list.getByRole('listitem').nth(3)).toContainText(fill(marks.figures.length, { um: numberIn(lang, measuringUm) }));
+
   // After a reload the marks are there, in the list and on the image.
   await page.reload();
   dialog = await openMarks(page, texts, treatment);
-  await expect(dialog.getByRole('list').getByRole('listitem')).toHaveCount(3);
+  await expect(dialog.getByRole('list').getByRole('listitem')).toHaveCount(4);
   await expect(dialog.getByRole('list')).toContainText(fill(marks.item, { number: 1, label: labels.microaneurysm }));
   await expect(dialog.getByRole('list')).toContainText(fill(marks.item, { number: 2, label: labels.oedema_area }));
+  await expect(dialog.getByRole('list')).toContainText(fill(marks.item, { number: 4, label: marks.noLabel }));
   const overlay = dialog.getByTestId('marks-overlay');
-  await expect(overlay.locator('[data-mark-kind]')).toHaveCount(3);
+  await expect(overlay.locator('[data-mark-kind]')).toHaveCount(4);
   await expect(overlay.locator('[data-mark-kind="polygon"]')).toContainText(labels.oedema_area);
-  await expect(overlay.locator('[data-mark-kind="line"]')).toContainText(lengthText);
+  await expect(overlay.locator('[data-mark-kind="line"]').first()).toContainText(lengthText);
+  await expect(overlay.locator('[data-mark-kind="line"]').nth(1)).toContainText(marks.noLabel);
   // "Show marks" hides them from the image, not from the list.
   await dialog.getByText(marks.show).click();
   await expect(overlay.locator('[data-mark-kind]')).toHaveCount(0);
-  await expect(dialog.getByRole('list').getByRole('listitem')).toHaveCount(3);
+  await expect(dialog.getByRole('list').getByRole('listitem')).toHaveCount(4);
   await dialog.getByText(marks.show).click();
-  await expect(overlay.locator('[data-mark-kind]')).toHaveCount(3);
+  await expect(overlay.locator('[data-mark-kind]')).toHaveCount(4);
 
   // The keyboard's way: a mark of the list opens with Enter, is relabelled, and Delete asks before removing.
   await dialog.getByRole('list').getByRole('button', { name: fill(marks.item, { number: 1, label: labels.microaneurysm }), exact: true }).focus();
@@ -143,9 +167,13 @@ test('a physician labels a point and an area and measures with the ruler; the ma
   await third.focus();
   await expect(third).toBeFocused();
   await page.keyboard.press('Delete');
-  await page.getByRole('alertdialog').getByRole('button', { name: marks.delete }).click();
-  await expect(dialog.getByRole('list').getByRole('listitem')).toHaveCount(2);
-  expect((await marksOf(api, treatment)).annotations.map((mark) => mark.shape.kind)).toEqual(['point', 'polygon']);
+  // The question is named by its heading (Blueprint's Alert is an alertdialog).
+  const question = page.getByRole('alertdialog', { name: fill(marks.deleteTitle, { number: 3 }) });
+  await expect(question).toContainText(fill(marks.deleteQuestion, { number: 3, label: labels.other }));
+  await expectNoAxeViolations(page);
+  await question.getByRole('button', { name: marks.delete }).click();
+  await expect(dialog.getByRole('list').getByRole('listitem')).toHaveCount(3);
+  expect((await marksOf(api, treatment)).annotations.map((mark) => mark.shape.kind)).toEqual(['point', 'polygon', 'line']);
 });
 
 test('a nurse adds a label of the clinic and marks with it; on a locked session the marks are read-only', async ({ page, staff, texts, playwright }) => {

@@ -1,8 +1,10 @@
 // Labelling and measuring through HTTP (issue 17): the clinic's labels, marks of each kind placed, measured at
 // the plan's scale, moved with a version, removed; refused shapes with their codes in both languages; who may
 // (physicians and nurses, not IT admins, not another clinic), the lock, the audit log, the realtime event, and
-// marks going with their session.
+// marks going with their session. A ruler may be saved without a label (migration 0022 and its way back).
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as unlabelledRulers from '../../server/db/migrations/0022-unlabelled-rulers';
 import { channelName } from '../../src/domain/realtime/events';
 import { smallExam } from './exam-files';
 import { createClinic, createUser, sessionFor } from './fixtures';
@@ -369,6 +371,86 @@ describe('marks', () => {
   });
 });
 
+describe('a ruler without a label', () => {
+  const ruler = { kind: 'line', start: { x: 40, y: 60 }, end: { x: 240, y: 60 } };
+
+  it('is saved and read back with no label, and measures as a labelled one does', async () => {
+    const placed = await place(session, { shape: ruler, labelId: null });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    expect(placed.body.data).toMatchObject({ labelId: null, label: null, note: null, version: 1, shape: ruler });
+    expect(placed.body.data.measurement).toMatchObject({ kind: 'line', lengthUm: Math.round(200 * session.plan.scale.umPerPixel) });
+    const read = await list(session, users.nurse.token, 'de');
+    expect(read.status).toBe(200);
+    const mark = read.body.data.annotations.find((candidate: Body) => candidate.id === placed.body.data.id);
+    expect(mark).toMatchObject({ labelId: null, label: null, shape: ruler });
+  });
+
+  it('refuses a point, circle or area without a label (400 annotation.label_required), in English and German', async () => {
+    const before = (await list(session)).body.data.annotations.length;
+    const shapes = [
+      { kind: 'point', at: { x: 30, y: 30 } },
+      { kind: 'circle', center: { x: 80, y: 80 }, radiusPx: 10 },
+      { kind: 'polygon', points: [{ x: 10, y: 10 }, { x: 60, y: 10 }, { x: 60, y: 60 }] },
+    ];
+    for (const shape of shapes) {
+      const en = await place(session, { shape, labelId: null });
+      expect(en.status, shape.kind).toBe(400);
+      expect(en.body).toEqual({
+        status: 'Error',
+        code: 'annotation.label_required',
+        message: 'Please choose a label; only a ruler can be saved without one.',
+        errors: { labelId: ['Please choose a label; only a ruler can be saved without one.'] },
+      });
+    }
+    const de = await place(session, { shape: shapes[0], labelId: null }, users.nurse.token, 'de');
+    expect(de.status).toBe(400);
+    expect(de.body).toMatchObject({ code: 'annotation.label_required', message: 'Bitte wählen Sie eine Beschriftung; nur ein Lineal kann ohne Beschriftung gespeichert werden.' });
+    // Leaving the label out altogether is still an invalid request, for a ruler too.
+    expect((await place(session, { shape: ruler })).status).toBe(422);
+    expect((await list(session)).body.data.annotations.length).toBe(before);
+  });
+
+  it('loses and regains its label; another shape cannot lose its label, nor an unlabelled ruler become one without a label', async () => {
+    const placed = await place(session, { shape: ruler, labelId: await labelId('other'), note: 'Disc to fovea' });
+    const id = placed.body.data.id;
+    expect(placed.body.data.label).toBe('Other');
+    const unlabelled = await change(session, id, { version: 1, labelId: null }, users.nurse.token);
+    expect(unlabelled.status, JSON.stringify(unlabelled.body)).toBe(200);
+    expect(unlabelled.body.data).toMatchObject({ version: 2, labelId: null, label: null, note: 'Disc to fovea' });
+    expect((await list(session)).body.data.annotations.find((mark: Body) => mark.id === id)).toMatchObject({ labelId: null, label: null, version: 2 });
+
+    // Made into a point without a label given: refused, the ruler stays as it was.
+    const pointWithout = await change(session, id, { version: 2, shape: { kind: 'point', at: { x: 50, y: 50 } } }, users.physician.token, 'de');
+    expect(pointWithout.status).toBe(400);
+    expect(pointWithout.body.code).toBe('annotation.label_required');
+    // Moved as a ruler, it needs none.
+    const moved = await change(session, id, { version: 2, shape: { kind: 'line', start: { x: 40, y: 80 }, end: { x: 200, y: 80 } } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data).toMatchObject({ version: 3, labelId: null });
+    const relabelled = await change(session, id, { version: 3, labelId: await labelId('drusen') });
+    expect(relabelled.body.data).toMatchObject({ version: 4, label: 'Drusen' });
+
+    const circle = await place(session, { shape: { kind: 'circle', center: { x: 120, y: 120 }, radiusPx: 10 }, labelId: await labelId('drusen') });
+    const refused = await change(session, circle.body.data.id, { version: 1, labelId: null });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('annotation.label_required');
+    expect((await list(session)).body.data.annotations.find((mark: Body) => mark.id === circle.body.data.id)).toMatchObject({ version: 1, label: 'Drusen' });
+  });
+
+  it('is kept labelled for every other shape by the database itself', async () => {
+    const placed = await place(session, { shape: { kind: 'point', at: { x: 15, y: 15 } }, labelId: await labelId('drusen') });
+    const id: string = placed.body.data.id;
+    await expect(server.db.updateTable('annotations').set({ label_id: null }).where('id', '=', id).execute()).rejects.toThrow(/annotations_label_unless_line/);
+  });
+
+  it('is recorded in the audit log as any mark is, without a label name', async () => {
+    const placed = await place(session, { shape: ruler, labelId: null });
+    const rows = await server.db.selectFrom('audit_log').select(['action', 'detail']).where('target_id', '=', placed.body.data.id).execute();
+    expect(rows.map((row) => row.action)).toEqual(['annotation.created']);
+    expect(rows[0].detail).toMatchObject({ kind: 'line', imageId: session.imageId });
+  });
+});
+
 describe('who may', () => {
   it('lets a nurse label as a physician does', async () => {
     const placed = await place(session, { shape: { kind: 'point', at: { x: 30, y: 30 } }, labelId: await labelId('drusen') }, users.nurse.token);
@@ -483,5 +565,29 @@ describe('records and announcements', () => {
     expect(await count()).toBe(1);
     expect((await server.call('DELETE', `/treatments/${doomed.id}`, { token: users.physician.token })).status).toBe(200);
     expect(await count()).toBe(0);
+  });
+});
+
+describe('migration 0022 (rulers without a label)', () => {
+  it('down gives an unlabelled ruler its clinic’s label "other" (written if the clinic has none yet) and up allows none again', async () => {
+    // A clinic that has never listed its labels: it has no default label rows yet.
+    const fresh = await createClinic(server.db, 'Augenklinik Lineal');
+    const nurse = await member('clinic_nurses', fresh);
+    const own = await newSession(nurse.token);
+    const placed = await place(own, { shape: { kind: 'line', start: { x: 10, y: 10 }, end: { x: 90, y: 10 } }, labelId: null }, nurse.token);
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const db = server.db as unknown as Kysely<unknown>;
+
+    await unlabelledRulers.down(db);
+    const other = await server.db.selectFrom('annotation_labels').select('id').where('clinic_id', '=', fresh).where('key', '=', 'other').executeTakeFirstOrThrow();
+    const row = await server.db.selectFrom('annotations').select('label_id').where('id', '=', placed.body.data.id).executeTakeFirstOrThrow();
+    expect(row.label_id).toBe(other.id);
+    expect(await server.db.selectFrom('annotations').select('id').where('label_id', 'is', null).execute()).toEqual([]);
+    await expect(server.db.updateTable('annotations').set({ label_id: null }).where('id', '=', placed.body.data.id).execute()).rejects.toThrow(/null/i);
+
+    await unlabelledRulers.up(db);
+    const read = (await list(own, nurse.token)).body.data.annotations;
+    expect(read).toMatchObject([{ id: placed.body.data.id, labelId: other.id, label: 'Other' }]);
+    expect((await place(own, { shape: { kind: 'line', start: { x: 10, y: 20 }, end: { x: 90, y: 20 } }, labelId: null }, nurse.token)).status).toBe(201);
   });
 });

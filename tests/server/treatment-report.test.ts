@@ -198,6 +198,22 @@ describe('the treatment report', () => {
     }
   });
 
+  it('says "No label" for a ruler saved without one, in English and German', async () => {
+    const session = await signedOffAndPacked();
+    const fundus = session.treatment.images.find((image: Body) => image.role === 'fundus');
+    const placed = await server.call<Body>('POST', `/treatments/${session.id}/images/${fundus.id}/annotations`, {
+      token: users.nurse.token,
+      json: { shape: { kind: 'line', start: { x: 120, y: 140 }, end: { x: 420, y: 140 } }, labelId: null },
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const lengthUm = placed.body.data.measurement.lengthUm;
+    const english = (await pdfText(bytesOf((await download(session.id)).body))).join(' ');
+    expect(english).toContain('No label');
+    expect(english).toContain(`${new Intl.NumberFormat('en-GB').format(lengthUm)} µm`.normalize('NFKC'));
+    const german = (await pdfText(bytesOf((await download(session.id, users.nurse.token, 'de')).body))).join(' ');
+    expect(german).toContain('Ohne Beschriftung');
+  });
+
   it('is for physicians and nurses, as x-roles says; nothing to another clinic; needs a signed-in caller', async () => {
     for (const role of ALL_ROLES) {
       const user = await createUser(server.db, { clinicId, role });

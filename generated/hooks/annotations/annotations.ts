@@ -21,6 +21,10 @@ import type {
 } from '@tanstack/react-query';
 
 import type {
+  AnnotationBadRequestResponse
+} from '../../model/annotationBadRequestResponse';
+
+import type {
   AnnotationConflict
 } from '../../model/annotationConflict';
 
@@ -200,7 +204,7 @@ export function useListImageAnnotations<TData = Awaited<ReturnType<typeof listIm
 
 
 /**
- * **Addition.** A point, line (ruler), circle or polygon in pixels of the image's display version, with a label of the clinic's list and an optional note (at most 1000 characters). The shape must lie on the image (422 `annotation.outside_image`), have extent (`annotation.line_degenerate`, `annotation.circle_degenerate`, `annotation.polygon_degenerate`) and a polygon must not cross itself (`annotation.polygon_self_intersecting`); an unknown label is 422 `annotation.label_unknown`. An image holds at most 500 marks (409 `annotation.too_many`). 423 when the session is locked. The clinic's screens hear of it (realtime event `annotations.changed`); the audit log records it without the note.
+ * **Addition.** A point, line (ruler), circle or polygon in pixels of the image's display version, with a label of the clinic's list and an optional note (at most 1000 characters). A ruler only measures and may be saved without a label (`labelId: null`; it is then read back with `labelId` and `label` null); a point, circle or polygon without a label is refused with 400 `annotation.label_required`. The shape must lie on the image (422 `annotation.outside_image`), have extent (`annotation.line_degenerate`, `annotation.circle_degenerate`, `annotation.polygon_degenerate`) and a polygon must not cross itself (`annotation.polygon_self_intersecting`); an unknown label is 422 `annotation.label_unknown`. An image holds at most 500 marks (409 `annotation.too_many`). 423 when the session is locked. The clinic's screens hear of it (realtime event `annotations.changed`); the audit log records it without the note.
  * @summary Place a mark on a fundus image
  */
 export const createImageAnnotation = (
@@ -221,7 +225,7 @@ export const createImageAnnotation = (
   
 
 
-export const getCreateImageAnnotationMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>,
+export const getCreateImageAnnotationMutationOptions = <TError = ErrorType<AnnotationBadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createImageAnnotation>>, TError,{id: string;imageId: string;data: BodyType<AnnotationInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof createImageAnnotation>>, TError,{id: string;imageId: string;data: BodyType<AnnotationInput>}, TContext> => {
 
@@ -248,12 +252,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type CreateImageAnnotationMutationResult = NonNullable<Awaited<ReturnType<typeof createImageAnnotation>>>
     export type CreateImageAnnotationMutationBody = BodyType<AnnotationInput>
-    export type CreateImageAnnotationMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>
+    export type CreateImageAnnotationMutationError = ErrorType<AnnotationBadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>
 
     /**
  * @summary Place a mark on a fundus image
  */
-export const useCreateImageAnnotation = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>,
+export const useCreateImageAnnotation = <TError = ErrorType<AnnotationBadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof createImageAnnotation>>, TError,{id: string;imageId: string;data: BodyType<AnnotationInput>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof createImageAnnotation>>,
@@ -267,7 +271,7 @@ export const useCreateImageAnnotation = <TError = ErrorType<BadRequestResponse |
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * **Addition.** Changes a mark's shape, label or note (the fields left out stay; `note: null` removes the note), checked as when it was placed (422 with the same codes). `version` is the version the change was made from: when someone else has changed the mark meanwhile, 409 `annotation.stale` with the mark as it is now. Any physician or nurse of the clinic may change any mark. 423 when the session is locked. The clinic's screens hear of it (`annotations.changed`); the audit log records it without the note.
+ * **Addition.** Changes a mark's shape, label or note (the fields left out stay; `note: null` removes the note; `labelId: null` removes a ruler's label), checked as when it was placed (422 with the same codes; 400 `annotation.label_required` when the mark as changed is not a line and has no label). `version` is the version the change was made from: when someone else has changed the mark meanwhile, 409 `annotation.stale` with the mark as it is now. Any physician or nurse of the clinic may change any mark. 423 when the session is locked. The clinic's screens hear of it (`annotations.changed`); the audit log records it without the note.
  * @summary Move, relabel or re-note a mark
  */
 export const updateImageAnnotation = (
@@ -288,7 +292,7 @@ export const updateImageAnnotation = (
   
 
 
-export const getUpdateImageAnnotationMutationOptions = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | AnnotationConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>,
+export const getUpdateImageAnnotationMutationOptions = <TError = ErrorType<AnnotationBadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | AnnotationConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateImageAnnotation>>, TError,{id: string;imageId: string;annotationId: string;data: BodyType<AnnotationUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
 ): UseMutationOptions<Awaited<ReturnType<typeof updateImageAnnotation>>, TError,{id: string;imageId: string;annotationId: string;data: BodyType<AnnotationUpdate>}, TContext> => {
 
@@ -315,12 +319,12 @@ const {mutation: mutationOptions, request: requestOptions} = options ?
 
     export type UpdateImageAnnotationMutationResult = NonNullable<Awaited<ReturnType<typeof updateImageAnnotation>>>
     export type UpdateImageAnnotationMutationBody = BodyType<AnnotationUpdate>
-    export type UpdateImageAnnotationMutationError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | AnnotationConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>
+    export type UpdateImageAnnotationMutationError = ErrorType<AnnotationBadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | AnnotationConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>
 
     /**
  * @summary Move, relabel or re-note a mark
  */
-export const useUpdateImageAnnotation = <TError = ErrorType<BadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | AnnotationConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>,
+export const useUpdateImageAnnotation = <TError = ErrorType<AnnotationBadRequestResponse | UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | AnnotationConflict | PayloadTooLargeResponse | UnsupportedMediaTypeResponse | AnnotationInvalidResponse | LockedResponse>,
     TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof updateImageAnnotation>>, TError,{id: string;imageId: string;annotationId: string;data: BodyType<AnnotationUpdate>}, TContext>, request?: SecondParameter<typeof apiClient>}
  , queryClient?: QueryClient): UseMutationResult<
         Awaited<ReturnType<typeof updateImageAnnotation>>,

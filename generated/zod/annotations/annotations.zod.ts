@@ -55,8 +55,8 @@ export const listImageAnnotationsResponse = zod.object({
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).')).min(listImageAnnotationsResponseDataAnnotationsItemShapePointsMin).max(listImageAnnotationsResponseDataAnnotationsItemShapePointsMax)
 }).describe('A polygon of 3–100 vertices in drawing order, the first not repeated at the end; it encloses an area and its outline neither crosses nor touches itself.')]).describe('The geometry of a mark, by `kind`, in pixels of the image\'s display version. Every point lies on the image (0 ≤ x ≤ width, 0 ≤ y ≤ height); otherwise 422 `annotation.outside_image`.'),
-  "labelId": zod.uuid(),
-  "label": zod.string().describe('The label\'s name in the request\'s `Language`.'),
+  "labelId": zod.union([zod.uuid(),zod.null()]).describe('The label\'s id; null for a line (ruler) saved without a label, and for no other shape.'),
+  "label": zod.string().nullable().describe('The label\'s name in the request\'s `Language`; null exactly when `labelId` is null (a ruler without a label).'),
   "note": zod.string().nullable(),
   "measurement": zod.union([zod.union([zod.object({
   "kind": zod.literal("line"),
@@ -83,12 +83,12 @@ export const listImageAnnotationsResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "updatedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "version": zod.number().min(1).describe('Starts at 1 and grows with every change; a change names the version it was made from.')
-}).describe('A labelled mark on a fundus image of a session.')).max(listImageAnnotationsResponseDataAnnotationsMax).describe('In the order they were placed.')
+}).describe('A mark on a fundus image of a session. A point, circle or polygon always carries a label (a finding); a line (the ruler) may carry none: measuring a distance is not a diagnosis.')).max(listImageAnnotationsResponseDataAnnotationsMax).describe('In the order they were placed.')
 })
 })
 
 /**
- * **Addition.** A point, line (ruler), circle or polygon in pixels of the image's display version, with a label of the clinic's list and an optional note (at most 1000 characters). The shape must lie on the image (422 `annotation.outside_image`), have extent (`annotation.line_degenerate`, `annotation.circle_degenerate`, `annotation.polygon_degenerate`) and a polygon must not cross itself (`annotation.polygon_self_intersecting`); an unknown label is 422 `annotation.label_unknown`. An image holds at most 500 marks (409 `annotation.too_many`). 423 when the session is locked. The clinic's screens hear of it (realtime event `annotations.changed`); the audit log records it without the note.
+ * **Addition.** A point, line (ruler), circle or polygon in pixels of the image's display version, with a label of the clinic's list and an optional note (at most 1000 characters). A ruler only measures and may be saved without a label (`labelId: null`; it is then read back with `labelId` and `label` null); a point, circle or polygon without a label is refused with 400 `annotation.label_required`. The shape must lie on the image (422 `annotation.outside_image`), have extent (`annotation.line_degenerate`, `annotation.circle_degenerate`, `annotation.polygon_degenerate`) and a polygon must not cross itself (`annotation.polygon_self_intersecting`); an unknown label is 422 `annotation.label_unknown`. An image holds at most 500 marks (409 `annotation.too_many`). 423 when the session is locked. The clinic's screens hear of it (realtime event `annotations.changed`); the audit log records it without the note.
  * @summary Place a mark on a fundus image
  */
 export const createImageAnnotationBodyShapePointsMin = 3;
@@ -125,12 +125,12 @@ export const createImageAnnotationBody = zod.strictObject({
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).')).min(createImageAnnotationBodyShapePointsMin).max(createImageAnnotationBodyShapePointsMax)
 }).describe('A polygon of 3–100 vertices in drawing order, the first not repeated at the end; it encloses an area and its outline neither crosses nor touches itself.')]).describe('The geometry of a mark, by `kind`, in pixels of the image\'s display version. Every point lies on the image (0 ≤ x ≤ width, 0 ≤ y ≤ height); otherwise 422 `annotation.outside_image`.'),
-  "labelId": zod.uuid(),
+  "labelId": zod.union([zod.uuid(),zod.null()]).describe('A label of the clinic\'s list; null only for a line (ruler) without a label.'),
   "note": zod.string().max(createImageAnnotationBodyNoteMax).nullish().describe('Free text, trimmed; blank or null is none. Line breaks are kept, other control characters refused.')
-}).describe('A new mark.')
+}).describe('A new mark. `labelId` is always given: a label of the clinic\'s list, or null for a line (ruler) that only measures. A point, circle or polygon with `labelId: null` is refused with 400 `annotation.label_required`.')
 
 /**
- * **Addition.** Changes a mark's shape, label or note (the fields left out stay; `note: null` removes the note), checked as when it was placed (422 with the same codes). `version` is the version the change was made from: when someone else has changed the mark meanwhile, 409 `annotation.stale` with the mark as it is now. Any physician or nurse of the clinic may change any mark. 423 when the session is locked. The clinic's screens hear of it (`annotations.changed`); the audit log records it without the note.
+ * **Addition.** Changes a mark's shape, label or note (the fields left out stay; `note: null` removes the note; `labelId: null` removes a ruler's label), checked as when it was placed (422 with the same codes; 400 `annotation.label_required` when the mark as changed is not a line and has no label). `version` is the version the change was made from: when someone else has changed the mark meanwhile, 409 `annotation.stale` with the mark as it is now. Any physician or nurse of the clinic may change any mark. 423 when the session is locked. The clinic's screens hear of it (`annotations.changed`); the audit log records it without the note.
  * @summary Move, relabel or re-note a mark
  */
 export const updateImageAnnotationBodyVersionMax = 2147483647;export const updateImageAnnotationBodyShapePointsMin = 3;
@@ -168,9 +168,9 @@ export const updateImageAnnotationBody = zod.strictObject({
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).')).min(updateImageAnnotationBodyShapePointsMin).max(updateImageAnnotationBodyShapePointsMax)
 }).describe('A polygon of 3–100 vertices in drawing order, the first not repeated at the end; it encloses an area and its outline neither crosses nor touches itself.')]).optional().describe('The geometry of a mark, by `kind`, in pixels of the image\'s display version. Every point lies on the image (0 ≤ x ≤ width, 0 ≤ y ≤ height); otherwise 422 `annotation.outside_image`.'),
-  "labelId": zod.uuid().optional(),
+  "labelId": zod.union([zod.uuid(),zod.null()]).optional().describe('A label of the clinic\'s list; null removes the label (a line only).'),
   "note": zod.string().max(updateImageAnnotationBodyNoteMax).nullish()
-}).describe('Moves, relabels or re-notes a mark: `version` as read, and at least one of the other fields (those left out stay as they are; `note: null` removes the note).')
+}).describe('Moves, relabels or re-notes a mark: `version` as read, and at least one of the other fields (those left out stay as they are; `note: null` removes the note; `labelId: null` removes the label of a line). The mark as changed must carry a label unless it is a line: 400 `annotation.label_required` otherwise (also when a line without a label is changed into another shape without a label being given).')
 
 export const updateImageAnnotationResponseDataShapePointsMin = 3;
 export const updateImageAnnotationResponseDataShapePointsMax = 100;
@@ -211,8 +211,8 @@ export const updateImageAnnotationResponse = zod.object({
   "y": zod.number()
 }).describe('Position in pixels of the session\'s display image, continuous: the origin is the top-left corner of the image, y points down, and pixel (i, j) covers [i, i+1) × [j, j+1), so its centre is (i + 0.5, j + 0.5).')).min(updateImageAnnotationResponseDataShapePointsMin).max(updateImageAnnotationResponseDataShapePointsMax)
 }).describe('A polygon of 3–100 vertices in drawing order, the first not repeated at the end; it encloses an area and its outline neither crosses nor touches itself.')]).describe('The geometry of a mark, by `kind`, in pixels of the image\'s display version. Every point lies on the image (0 ≤ x ≤ width, 0 ≤ y ≤ height); otherwise 422 `annotation.outside_image`.'),
-  "labelId": zod.uuid(),
-  "label": zod.string().describe('The label\'s name in the request\'s `Language`.'),
+  "labelId": zod.union([zod.uuid(),zod.null()]).describe('The label\'s id; null for a line (ruler) saved without a label, and for no other shape.'),
+  "label": zod.string().nullable().describe('The label\'s name in the request\'s `Language`; null exactly when `labelId` is null (a ruler without a label).'),
   "note": zod.string().nullable(),
   "measurement": zod.union([zod.union([zod.object({
   "kind": zod.literal("line"),
@@ -239,7 +239,7 @@ export const updateImageAnnotationResponse = zod.object({
 }).describe('A staff member named in a record (who did something).'),
   "updatedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).'),
   "version": zod.number().min(1).describe('Starts at 1 and grows with every change; a change names the version it was made from.')
-}).describe('A labelled mark on a fundus image of a session.')
+}).describe('A mark on a fundus image of a session. A point, circle or polygon always carries a label (a finding); a line (the ruler) may carry none: measuring a distance is not a diagnosis.')
 })
 
 /**

@@ -14,6 +14,8 @@ import type { FundusMarks, MarkForm } from './use-fundus-marks';
 
 /** The select's value that opens the field for a new label (no label id looks like it). */
 const ADD_LABEL = 'add-label';
+/** The select's value of a ruler saved without a label (it only measures). */
+const NO_LABEL = 'no-label';
 
 function AddLabel({ onAdded }: { onAdded: (id: string) => void }) {
   const { t, i18n } = useTranslation('marks');
@@ -82,14 +84,16 @@ function MarkFormBody({ marks, form }: { marks: FundusMarks; form: MarkForm }) {
   const { t } = useTranslation('marks');
   const failureMessage = useFailureMessage();
   const figuresOf = useMarkFigures();
-  const ids = { label: useId(), labelError: useId(), note: useId(), noteError: useId() };
+  const ids = { label: useId(), labelHelp: useId(), labelError: useId(), note: useId(), noteError: useId() };
   const editing = form.mode === 'edit' ? form.mark : null;
-  const [labelId, setLabelId] = useState(editing?.labelId ?? '');
+  const shape = (editing?.shape as MarkShape | undefined) ?? (form.mode === 'new' ? form.shape : null);
+  // A ruler only measures: its label is optional, and a new one starts without. Every other mark needs one.
+  const labelOptional = shape?.kind === 'line';
+  const [labelId, setLabelId] = useState(editing ? (editing.labelId ?? NO_LABEL) : labelOptional ? NO_LABEL : '');
   const [note, setNote] = useState(editing?.note ?? '');
   const [missingLabel, setMissingLabel] = useState(false);
   const [noteProblem, setNoteProblem] = useState<string | null>(null);
   const mutation = editing ? marks.update : marks.create;
-  const shape = (editing?.shape as MarkShape | undefined) ?? (form.mode === 'new' ? form.shape : null);
   const figures = editing ? figuresOf(editing.measurement) : shape ? figuresOf(measureMark(shape, marks.scale)) : null;
   const failure = mutation.error;
 
@@ -98,12 +102,13 @@ function MarkFormBody({ marks, form }: { marks: FundusMarks; form: MarkForm }) {
     if (!checkedNote.ok) {
       return setNoteProblem(checkedNote.problem === 'too_long' ? t('form.noteTooLong', { max: NOTE_MAX_LENGTH }) : t('form.noteInvalid'));
     }
-    if (!labelId || labelId === ADD_LABEL) return setMissingLabel(true);
+    if (!labelId || labelId === ADD_LABEL || (labelId === NO_LABEL && !labelOptional)) return setMissingLabel(true);
+    const chosen = labelId === NO_LABEL ? null : labelId;
     const image = marks.image!;
     if (editing) {
-      marks.update.mutate({ id: marks.treatmentId, imageId: image.id, annotationId: editing.id, data: { version: editing.version, labelId, note: checkedNote.value } });
+      marks.update.mutate({ id: marks.treatmentId, imageId: image.id, annotationId: editing.id, data: { version: editing.version, labelId: chosen, note: checkedNote.value } });
     } else if (form.mode === 'new') {
-      marks.create.mutate({ id: marks.treatmentId, imageId: image.id, data: { shape: form.shape, labelId, note: checkedNote.value } });
+      marks.create.mutate({ id: marks.treatmentId, imageId: image.id, data: { shape: form.shape, labelId: chosen, note: checkedNote.value } });
     }
   };
 
@@ -130,22 +135,31 @@ function MarkFormBody({ marks, form }: { marks: FundusMarks; form: MarkForm }) {
             </>
           )}
         </p>
-        <FormGroup label={t('form.label')} labelFor={ids.label} intent={missingLabel ? 'danger' : 'none'}>
+        <FormGroup
+          label={t(labelOptional ? 'form.labelOptional' : 'form.label')}
+          labelFor={ids.label}
+          intent={missingLabel ? 'danger' : 'none'}
+          helperText={labelOptional && !missingLabel ? <span id={ids.labelHelp}>{t('form.labelOptionalHelp')}</span> : undefined}
+        >
           <Select
             id={ids.label}
             fill
             autoFocus
             value={labelId}
             aria-invalid={missingLabel || undefined}
-            aria-describedby={missingLabel ? ids.labelError : undefined}
+            aria-describedby={missingLabel ? ids.labelError : labelOptional ? ids.labelHelp : undefined}
             onChange={(event) => {
               setLabelId(event.currentTarget.value);
               setMissingLabel(false);
             }}
           >
-            <option value="" disabled>
-              {t('form.choose')}
-            </option>
+            {labelOptional ? (
+              <option value={NO_LABEL}>{t('noLabel')}</option>
+            ) : (
+              <option value="" disabled>
+                {t('form.choose')}
+              </option>
+            )}
             {marks.labels.map((label) => (
               <option key={label.id} value={label.id}>
                 {marks.nameOf(label)}
@@ -205,7 +219,9 @@ function MarkFormBody({ marks, form }: { marks: FundusMarks; form: MarkForm }) {
 export function MarkFormDialog({ marks }: { marks: FundusMarks }) {
   const { t } = useTranslation('marks');
   const { form } = marks;
-  const title = form?.mode === 'edit' ? t('form.editTitle', { number: marks.numberOf(form.mark) }) : t('form.newTitle');
+  // A new ruler is saved rather than labelled: its label is optional.
+  const title =
+    form?.mode === 'edit' ? t('form.editTitle', { number: marks.numberOf(form.mark) }) : t(form?.shape.kind === 'line' ? 'form.newRulerTitle' : 'form.newTitle');
   return (
     <Dialog isOpen={Boolean(form)} onClose={marks.closeForm} title={title} className="mp-dialog">
       {/* Keyed by the mark (and its version), so a reloaded mark starts the form afresh. */}

@@ -171,6 +171,7 @@ export function MarksList({ marks, headingLevel = 3 }: { marks: FundusMarks; hea
 /** The question before a mark is removed. */
 export function DeleteMarkAlert({ marks }: { marks: FundusMarks }) {
   const { t } = useTranslation('marks');
+  const ids = { title: useId(), text: useId() };
   const mark = marks.deleting;
   return (
     <Alert
@@ -182,8 +183,18 @@ export function DeleteMarkAlert({ marks }: { marks: FundusMarks }) {
       loading={marks.remove.isPending}
       onCancel={() => marks.askDelete(null)}
       onConfirm={() => mark && marks.remove.mutate({ id: marks.treatmentId, imageId: mark.imageId, annotationId: mark.id })}
+      // Named by its heading (Blueprint's Alert has no title of its own): a screen reader says what it asks.
+      aria-labelledby={ids.title}
+      aria-describedby={ids.text}
     >
-      {mark && <p>{t('deleteQuestion', { number: marks.numberOf(mark), label: marks.labelOf(mark) })}</p>}
+      {mark && (
+        <>
+          <h2 className="mp-marks-alert-title" id={ids.title}>
+            {t('deleteTitle', { number: marks.numberOf(mark) })}
+          </h2>
+          <p id={ids.text}>{t('deleteQuestion', { number: marks.numberOf(mark), label: marks.labelOf(mark) })}</p>
+        </>
+      )}
     </Alert>
   );
 }

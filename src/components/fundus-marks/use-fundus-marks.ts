@@ -121,11 +121,12 @@ export function useFundusMarks({ treatmentId, image, readOnly = false }: { treat
   const marks: Annotation[] = data?.annotations ?? [];
   const scale: MarkScale | null = data?.scale ?? null;
   const language = i18n.language.startsWith('de') ? 'de' : 'en';
-  /** A mark's label in the UI language now (the list's names are in the language it was read in). */
+  /** A mark's label in the UI language now (the list's names are in the language it was read in); "No label" for a ruler without one. */
   const nameOf = (label: AnnotationLabel) => label.names[language];
-  const labelOf = (mark: Annotation) => {
+  const labelOf = (mark: Annotation): string => {
+    if (mark.labelId === null) return t('noLabel');
     const label = labels.find((candidate) => candidate.id === mark.labelId);
-    return label ? nameOf(label) : mark.label;
+    return label ? nameOf(label) : (mark.label ?? t('noLabel'));
   };
   /** Opens the form; the last save's failure belongs to the form it happened in. */
   const openForm = (next: MarkForm) => {

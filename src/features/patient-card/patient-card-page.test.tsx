@@ -554,9 +554,9 @@ describe('session comparison', () => {
     await click(button(region, 'Fit'));
     expect(layers()).toEqual([before, before]);
 
-    // Each image's marks (read-only, the contract's four), which the switch hides.
+    // Each image's marks (read-only, the contract's five: one of each kind and a ruler without a label), which the switch hides.
     const marks = () => [...region.querySelectorAll('.mp-marks-overlay')].map((svg) => svg.querySelectorAll('[data-mark-kind]').length);
-    await waitFor(() => expect(marks()).toEqual([4, 4]));
+    await waitFor(() => expect(marks()).toEqual([5, 5]));
     expect(region.querySelector('[role="toolbar"]')).toBeNull();
     await click(getByText(region, 'label', 'Show marks'));
     await waitFor(() => expect(marks()).toEqual([]));
