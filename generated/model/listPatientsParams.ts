@@ -7,6 +7,7 @@ import type { SearchParameter } from './searchParameter';
 import type { PatientStatus } from './patientStatus';
 import type { PlanStatus } from './planStatus';
 import type { PatientSort } from './patientSort';
+import type { Uuid } from './uuid';
 
 export type ListPatientsParams = {
 /**
@@ -46,4 +47,8 @@ planStatus?: PlanStatus;
  * Sort key; a leading minus sorts descending.
  */
 sort?: PatientSort;
+/**
+ * Only this patient (with the other filters): how a notification's link names a patient on the IT admin's list without putting the patient's name in the address. An id not in the list answers an empty page.
+ */
+patientId?: Uuid;
 };

@@ -83,6 +83,8 @@ export interface PatientListFilter {
   birthdayFrom?: string;
   birthdayTo?: string;
   planStatus?: PlanStatus;
+  /** Only this patient (a notification's link). */
+  patientId?: string;
 }
 
 const SORT_KEYS = {
@@ -127,6 +129,7 @@ function withListFilters<Q extends ReturnType<typeof patientsOnly>>(query: Q, fi
   }
   if (filter.birthdayFrom) filtered = filtered.where('p.birthday', '>=', filter.birthdayFrom);
   if (filter.birthdayTo) filtered = filtered.where('p.birthday', '<=', filter.birthdayTo);
+  if (filter.patientId) filtered = filtered.where('p.id', '=', filter.patientId);
   return filtered as Q;
 }
 
@@ -154,7 +157,7 @@ export async function patientListRows(
     return { total: Number(total), rows };
   }
   const base = withListFilters(patientsOnly(db, clinicId), filter);
-  const unfiltered = !filter.search && !filter.birthdayFrom && !filter.birthdayTo;
+  const unfiltered = !filter.search && !filter.birthdayFrom && !filter.birthdayTo && !filter.patientId;
   const total = unfiltered
     ? db
         .selectFrom('patient_counts')

@@ -196,9 +196,10 @@ export async function patientListPage(db: Database, clinicId: string, filter: Pa
     birthdayFrom: filter.birthdayFrom,
     birthdayTo: filter.birthdayTo,
     planStatus: filter.planStatus && canonicalPlanStatus(filter.planStatus),
+    patientId: filter.patientId,
   };
   const stamp = await versionStamp(db, [`patients:${clinicId}`], request);
-  const list = JSON.stringify([clinicId, normal.status, normal.sort, normal.search, normal.birthdayFrom, normal.birthdayTo, normal.planStatus]);
+  const list = JSON.stringify([clinicId, normal.status, normal.sort, normal.search, normal.birthdayFrom, normal.birthdayTo, normal.planStatus, normal.patientId]);
   return pages(db).get(`${list} ${normal.page} ${normal.perPage}`, stamp, () => readPage(db, clinicId, normal, stamp, list));
 }
 
@@ -206,7 +207,7 @@ async function readPage(db: Database, clinicId: string, filter: PatientFilter, s
   const offset = (filter.page - 1) * filter.perPage;
   const ids = stamp === null ? undefined : orders(db).current(list, stamp);
   // Filters that only the patient's columns answer through an index; a search or a plan status reads every patient.
-  const narrowed = Boolean(filter.search || filter.birthdayFrom || filter.birthdayTo || filter.planStatus);
+  const narrowed = Boolean(filter.search || filter.birthdayFrom || filter.birthdayTo || filter.planStatus || filter.patientId);
   if (stamp === null || (!ids && !narrowed && offset + filter.perPage <= SHALLOW)) {
     const { total, rows } = await patientListRows(db, clinicId, filter, { limit: filter.perPage, offset });
     const data = rows.map(toPatient);

@@ -83,6 +83,7 @@ export async function listPatients(ctx: AppContext, actor: Actor, query: ListPat
       birthdayTo: query.birthdayTo,
       status,
       planStatus: query.planStatus,
+      patientId: query.patientId,
       sort: query.sort ?? '-latestSessionDate',
     },
     request,

@@ -116,3 +116,26 @@ test('deletion requests: restore one, erase another for good; archive and unarch
   expect(archived.id).toBeTruthy();
   await nurseApi.dispose();
 });
+
+test("a notification's link shows the one patient it names by id, and every patient on request", async ({ page, staff, texts, playwright }) => {
+  const a = texts.adminPatients;
+  const tag = uniqueTag();
+  const nurseApi = await apiAs(playwright, await staff.create('clinic_nurses'));
+  const named = await createPatient(nurseApi, { name: 'Helga', secondName: `Named ${tag}`, birthday: '1950-05-05', gender: 'female' });
+  await createPatient(nurseApi, { name: 'Otto', secondName: `Other ${tag}`, birthday: '1952-06-06', gender: 'male' });
+  await nurseApi.dispose();
+
+  await signInToHome(page, texts, await staff.create('clinic_it_admins'));
+  await page.goto(`/admin/patient-list/active?patientId=${named.id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(a.titles.active);
+  await expect(page.getByText(a.onePatient.text)).toBeVisible();
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(2);
+  await expect(rowOf(page, `Named ${tag}`)).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole('button', { name: a.onePatient.showAll }).click();
+  await expect(page).not.toHaveURL(/patientId=/);
+  await expect(page.getByText(a.onePatient.text)).toHaveCount(0);
+  await page.getByRole('searchbox', { name: a.search }).fill(tag);
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(3);
+});

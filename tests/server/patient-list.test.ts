@@ -205,6 +205,26 @@ describe('filters and paging', () => {
     expect((await list(token, '?search=Roth')).data).toEqual([]); // archived
   });
 
+  it('narrows to one patient by id (a notification\'s link), with the other filters, and refuses what is no id', async () => {
+    const bernd = seeded.find((s) => s.name === 'Bernd')!;
+    const one = await list(token, `?patientId=${bernd.id}`);
+    expect(one.data.map((p) => p.id)).toEqual([bernd.id]);
+    expect(one.meta).toMatchObject({ total: 1, lastPage: 1 });
+    expect((await list(token, `?patientId=${bernd.id}&search=Zimmer`)).meta.total).toBe(0);
+    const archived = seeded.find((s) => s.name === 'Ingo')!;
+    expect((await list(token, `?patientId=${archived.id}`)).data).toEqual([]);
+    const other = await createClinic(server.db, 'Augenklinik Fremd');
+    const { id: stranger } = await server.db
+      .insertInto('patients')
+      .values({ clinic_id: other, name: 'Fremd', second_name: 'Person', birthday: '1960-01-01', gender: 'male' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await list(token, `?patientId=${stranger}`)).meta.total).toBe(0);
+    const invalid = await server.call<{ code: string }>('GET', '/patients?patientId=Becker', { token });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.code).toBe('request.invalid');
+  });
+
   it('filters by a birthday range, both ends inclusive, sorted and paged', async () => {
     const inRange = active().filter((s) => s.birthday >= '1950-03-01' && s.birthday <= '1962-11-30');
     const body = await allPages(token, '?birthdayFrom=1950-03-01&birthdayTo=1962-11-30&sort=-birthday', 2);

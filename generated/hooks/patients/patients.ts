@@ -125,7 +125,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * The patient lists. Physicians and nurses see active patients only (/physician/list): for them `status` can only be `active`, any other value answers 403. IT admins choose the list with `status` (active, deleting or archived, /admin/patient-list). `search` matches given and family name; `birthdayFrom` and `birthdayTo` (both inclusive) filter by birthday; `planStatus` by the plan status of the latest session (`in_planning` means the same as `planning`). Sorted by `sort`, by default the latest session first (`-latestSessionDate`; patients without sessions last).
+ * The patient lists. Physicians and nurses see active patients only (/physician/list): for them `status` can only be `active`, any other value answers 403. IT admins choose the list with `status` (active, deleting or archived, /admin/patient-list). `search` matches given and family name; `birthdayFrom` and `birthdayTo` (both inclusive) filter by birthday; `planStatus` by the plan status of the latest session (`in_planning` means the same as `planning`); `patientId` narrows the list to one patient. Sorted by `sort`, by default the latest session first (`-latestSessionDate`; patients without sessions last).
  * @summary List patients
  */
 export const listPatients = (

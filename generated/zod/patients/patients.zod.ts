@@ -5,7 +5,7 @@ import * as zod from 'zod';
 
 
 /**
- * The patient lists. Physicians and nurses see active patients only (/physician/list): for them `status` can only be `active`, any other value answers 403. IT admins choose the list with `status` (active, deleting or archived, /admin/patient-list). `search` matches given and family name; `birthdayFrom` and `birthdayTo` (both inclusive) filter by birthday; `planStatus` by the plan status of the latest session (`in_planning` means the same as `planning`). Sorted by `sort`, by default the latest session first (`-latestSessionDate`; patients without sessions last).
+ * The patient lists. Physicians and nurses see active patients only (/physician/list): for them `status` can only be `active`, any other value answers 403. IT admins choose the list with `status` (active, deleting or archived, /admin/patient-list). `search` matches given and family name; `birthdayFrom` and `birthdayTo` (both inclusive) filter by birthday; `planStatus` by the plan status of the latest session (`in_planning` means the same as `planning`); `patientId` narrows the list to one patient. Sorted by `sort`, by default the latest session first (`-latestSessionDate`; patients without sessions last).
  * @summary List patients
  */
 export const listPatientsQueryPageDefault = 1;
@@ -20,7 +20,8 @@ export const listPatientsQueryParams = zod.strictObject({
   "birthdayTo": zod.iso.date().optional().describe('Latest birthday (inclusive), YYYY-MM-DD; not before `birthdayFrom`.'),
   "status": zod.enum(['active', 'archived', 'deleting']).optional().describe('Which list (IT admins); physicians and nurses may only ask for `active`.'),
   "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).optional().describe('Plan status of the patient\'s latest session.'),
-  "sort": zod.enum(['name', '-name', 'secondName', '-secondName', 'birthday', '-birthday', 'latestSessionDate', '-latestSessionDate', 'treatmentsCount', '-treatmentsCount', 'createdAt', '-createdAt']).optional().describe('Sort key; a leading minus sorts descending.')
+  "sort": zod.enum(['name', '-name', 'secondName', '-secondName', 'birthday', '-birthday', 'latestSessionDate', '-latestSessionDate', 'treatmentsCount', '-treatmentsCount', 'createdAt', '-createdAt']).optional().describe('Sort key; a leading minus sorts descending.'),
+  "patientId": zod.uuid().optional().describe('Only this patient (with the other filters): how a notification\'s link names a patient on the IT admin\'s list without putting the patient\'s name in the address. An id not in the list answers an empty page.')
 })
 
 export const listPatientsResponseDataItemNameMax = 100;export const listPatientsResponseDataItemSecondNameMax = 100;export const listPatientsResponseDataItemDescriptionMax = 2000;export const listPatientsResponseDataItemTreatmentsCountMin = 0;

@@ -156,7 +156,8 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
     setChosen(new Map());
     setParams(writeAdminPatientsView(next), { replace });
   };
-  const [typed, setTyped] = useSearchAfterPause(view.search, (search) => show({ ...view, search, page: 1 }, true));
+  // A search is over the whole list: it leaves a notification's one patient.
+  const [typed, setTyped] = useSearchAfterPause(view.search, (search) => show({ ...view, search, page: 1, patientId: null }, true));
   // Another list, another selection.
   useEffect(() => setChosen(new Map()), [list]);
 
@@ -193,6 +194,14 @@ export function AdminPatientsPage({ list }: { list: PatientListName }) {
           </Select>
         </div>
       </div>
+      {view.patientId && (
+        <Callout intent="primary" icon={null} className="mp-one-patient">
+          <span>{t('onePatient.text')}</span>
+          <Button variant="minimal" intent="primary" onClick={() => show({ ...view, patientId: null, page: 1 }, false)}>
+            {t('onePatient.showAll')}
+          </Button>
+        </Callout>
+      )}
       <div className="mp-selection-bar" aria-live="polite">
         {chosen.size > 0 ? (
           <>

@@ -1,6 +1,7 @@
 /**
  * What an admin patient list shows lives in the URL (a reload or a shared link shows the same): the search, the
- * sort and the page. Values no link of ours writes fall back to the defaults.
+ * sort, the page and, from a notification's link, one patient by id. Values no link of ours writes fall back to
+ * the defaults.
  */
 import type { ListPatientsParams } from '@generated/model/listPatientsParams';
 import { PatientSort } from '@generated/model/patientSort';
@@ -13,12 +14,15 @@ export interface AdminPatientsView {
   search: string;
   sort: PatientSort;
   page: number;
+  /** Only this patient: a notification names a patient by id, never by name in the address. */
+  patientId: string | null;
 }
 
 export const PER_PAGE = 20;
 export const SEARCH_MAX = 100;
 /** Deletion requests newest first would need their own key; the lists sort by name unless asked otherwise. */
-export const DEFAULT_VIEW: AdminPatientsView = { search: '', sort: PatientSort.secondName, page: 1 };
+export const DEFAULT_VIEW: AdminPatientsView = { search: '', sort: PatientSort.secondName, page: 1, patientId: null };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const SORTS = [PatientSort.secondName, PatientSort['-secondName'], PatientSort.birthday, PatientSort['-birthday'], PatientSort['-latestSessionDate'], PatientSort['-createdAt']] as const;
 
 export function readAdminPatientsView(params: URLSearchParams): AdminPatientsView {
@@ -28,6 +32,7 @@ export function readAdminPatientsView(params: URLSearchParams): AdminPatientsVie
     search: (params.get('search') ?? '').trim().slice(0, SEARCH_MAX),
     sort: SORTS.find((candidate) => candidate === sort) ?? DEFAULT_VIEW.sort,
     page: /^\d{1,6}$/.test(page) && Number(page) >= 1 ? Number(page) : DEFAULT_VIEW.page,
+    patientId: UUID.test(params.get('patientId') ?? '') ? params.get('patientId')!.toLowerCase() : null,
   };
 }
 
@@ -36,6 +41,7 @@ export function writeAdminPatientsView(view: AdminPatientsView): URLSearchParams
   if (view.search) params.set('search', view.search);
   if (view.sort !== DEFAULT_VIEW.sort) params.set('sort', view.sort);
   if (view.page !== DEFAULT_VIEW.page) params.set('page', String(view.page));
+  if (view.patientId) params.set('patientId', view.patientId);
   return params;
 }
 
@@ -45,6 +51,7 @@ export const adminPatientsParams = (list: PatientListName, view: AdminPatientsVi
   status: list as PatientStatus,
   sort: view.sort,
   ...(view.search && { search: view.search }),
+  ...(view.patientId && { patientId: view.patientId }),
 });
 
 /** The actions each list offers (the contract's bulk update and erasure). */
