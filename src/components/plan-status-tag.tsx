@@ -21,10 +21,14 @@ export function shownPlanStatus(planStatus: PlanStatus, failed: boolean): ShownP
   return failed ? 'error' : planStatus;
 }
 
-/** The small round tag a status is shown with: a plan's here, a transfer's (src/components/transfer-state.tsx). */
+/**
+ * The small round tag a status is shown with: a plan's here, a transfer's (src/components/transfer-state.tsx).
+ * `multiline`: Blueprint's ellipsizing text measures itself after each render (a forced layout per tag, 40 on a
+ * list page); a status is short and kept on one line by its class instead, never cut off.
+ */
 export function StatusTag({ intent, children }: { intent: Intent | undefined; children: ReactNode }) {
   return (
-    <Tag minimal round intent={intent} className="mp-plan-status">
+    <Tag minimal round multiline intent={intent} className="mp-plan-status">
       {children}
     </Tag>
   );
