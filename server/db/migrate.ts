@@ -21,6 +21,7 @@ import * as transferOrder from './migrations/0018-transfer-order';
 import * as nameOrder from './migrations/0019-name-order';
 import * as nameSortColumns from './migrations/0020-name-sort-columns';
 import * as accessLogStatementHead from './migrations/0021-access-log-statement-head';
+import * as issueReportWithdrawal from './migrations/0023-issue-report-withdrawal';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0019-name-order': nameOrder,
   '0020-name-sort-columns': nameSortColumns,
   '0021-access-log-statement-head': accessLogStatementHead,
+  '0023-issue-report-withdrawal': issueReportWithdrawal,
 };
 
 /** Where the migrations run: the kind of database and, for tests on PostgreSQL, the schema of their own. */
