@@ -356,7 +356,7 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
                 </p>
               )}
               {canWithdraw && treatment?.issueReport && (
-                <Button icon="unlock" size="small" className="mp-session-callout-action" onClick={() => setDialog('withdraw')}>
+                <Button size="small" className="mp-session-callout-action" onClick={() => setDialog('withdraw')}>
                   {t('session.withdraw')}
                 </Button>
               )}
