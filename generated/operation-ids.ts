@@ -91,6 +91,7 @@ export const OPERATION_IDS = [
   'updateUser',
   'uploadDeviceExam',
   'uploadTreatment',
+  'withdrawIssueReport',
 ] as const;
 
 export type OperationId = (typeof OPERATION_IDS)[number];

@@ -9,7 +9,7 @@ import type { Timestamp } from './timestamp';
 export interface Notification {
   id: Uuid;
   category: NotificationCategory;
-  /** Event that raised it, e.g. invite_accepted, deletion_requested, patient_restored, patient_erased, password_expiring, treatment_processed, parameter_set_failed, issue_reported. */
+  /** Event that raised it, e.g. invite_accepted, deletion_requested, patient_restored, patient_erased, password_expiring, treatment_processed, parameter_set_failed, issue_reported, issue_report_withdrawn. */
   event?: string;
   title: string;
   message: string;

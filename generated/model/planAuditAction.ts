@@ -19,4 +19,5 @@ export const PlanAuditAction = {
   parameter_set_packed: 'parameter_set_packed',
   packing_failed: 'packing_failed',
   issue_reported: 'issue_reported',
+  issue_report_withdrawn: 'issue_report_withdrawn',
 } as const;

@@ -22,6 +22,7 @@ import * as nameOrder from './migrations/0019-name-order';
 import * as nameSortColumns from './migrations/0020-name-sort-columns';
 import * as accessLogStatementHead from './migrations/0021-access-log-statement-head';
 import * as unlabelledRulers from './migrations/0022-unlabelled-rulers';
+import * as issueReportWithdrawal from './migrations/0023-issue-report-withdrawal';
 import * as listVersionOnListedColumns from './migrations/0024-list-version-on-listed-columns';
 import type { Database } from './tables';
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0020-name-sort-columns': nameSortColumns,
   '0021-access-log-statement-head': accessLogStatementHead,
   '0022-unlabelled-rulers': unlabelledRulers,
+  '0023-issue-report-withdrawal': issueReportWithdrawal,
   '0024-list-version-on-listed-columns': listVersionOnListedColumns,
 };
 

@@ -319,6 +319,10 @@ export interface TreatmentIssueReportsTable {
   reported_by: string | null;
   reported_by_name: string;
   reported_at: CreatedAt;
+  /** Set when the report was withdrawn (migration 0023): the session is then unlocked. */
+  withdrawn_at: Date | null;
+  withdrawn_by: string | null;
+  withdrawn_by_name: string | null;
 }
 
 /** How an earlier session's image lies on a later one's (migration 0010), found by a `treatment.register` job. */

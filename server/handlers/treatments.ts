@@ -10,7 +10,7 @@ import { translate } from '../i18n';
 import { receiveExam } from '../services/uploads';
 import type { IssueReportInput } from '../../generated/model/issueReportInput';
 import type { TreatmentUpdate } from '../../generated/model/treatmentUpdate';
-import { deleteSession, reportIssue, updateTreatmentDetails } from '../services/treatment-changes';
+import { deleteSession, reportIssue, updateTreatmentDetails, withdrawIssueReport as withdrawReport } from '../services/treatment-changes';
 import { loadTreatment, openTreatmentImage, readTreatment } from '../services/treatments';
 
 type ById = { Params: { id: string } };
@@ -52,5 +52,8 @@ export function treatmentsHandlers(ctx: AppContext, wakeJobs: () => void) {
     return success(await loadTreatment(ctx.db, actor.clinicId, row.id, actor.lang), translate(request.lang, 'treatment.issue_reported'));
   };
 
-  return { uploadTreatment, getTreatment, getTreatmentImage, deleteTreatment, updateTreatment, reportTreatmentIssue } satisfies Handlers;
+  const withdrawIssueReport: Handler<ById> = async (request) =>
+    success(await withdrawReport(ctx, actorOf(request), request.params.id), translate(request.lang, 'treatment.issue_report_withdrawn'));
+
+  return { uploadTreatment, getTreatment, getTreatmentImage, deleteTreatment, updateTreatment, reportTreatmentIssue, withdrawIssueReport } satisfies Handlers;
 }

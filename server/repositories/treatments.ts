@@ -59,11 +59,24 @@ export function imagePaths(db: Queryable, clinicId: string, treatmentId: string,
     .executeTakeFirst();
 }
 
+/** The session's open issue report (not withdrawn); a session has at most one. */
 export function issueReport(db: Queryable, treatmentId: string) {
   return db
     .selectFrom('treatment_issue_reports')
     .select(['id', 'reason', 'reported_by', 'reported_by_name', 'reported_at'])
     .where('treatment_id', '=', treatmentId)
+    .where('withdrawn_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Marks the session's open report withdrawn; the report as it was, or nothing when there was none open. */
+export function withdrawIssueReport(db: Queryable, treatmentId: string, by: { id: string; name: string }, at: Date) {
+  return db
+    .updateTable('treatment_issue_reports')
+    .set({ withdrawn_at: at, withdrawn_by: by.id, withdrawn_by_name: by.name })
+    .where('treatment_id', '=', treatmentId)
+    .where('withdrawn_at', 'is', null)
+    .returning(['id', 'reason', 'reported_by', 'reported_by_name', 'reported_at'])
     .executeTakeFirst();
 }
 
@@ -98,9 +111,19 @@ export async function insertIssueReport(
     .execute();
 }
 
-/** Locks a session for good; its step and plan revision as they stand. */
+/** Locks a session until its report is withdrawn; its step and plan revision as they stand. */
 export function lockTreatment(db: Queryable, treatmentId: string, at: Date) {
   return db.updateTable('treatments').set({ locked: true, updated_at: at }).where('id', '=', treatmentId).returning(['step', 'plan_revision']).executeTakeFirstOrThrow();
+}
+
+/** Unlocks a session whose report was withdrawn; the columns its plan status is derived from. */
+export function unlockTreatment(db: Queryable, treatmentId: string, at: Date) {
+  return db
+    .updateTable('treatments')
+    .set({ locked: false, updated_at: at })
+    .where('id', '=', treatmentId)
+    .returning(['step', 'plan_revision', 'processing_state', 'locked'])
+    .executeTakeFirstOrThrow();
 }
 
 /** The stored display file of a session's fundus image, if it has one. */

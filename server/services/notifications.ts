@@ -26,7 +26,8 @@ export type NotificationEvent =
   | 'password_expiring'
   | 'treatment_processed'
   | 'parameter_set_failed'
-  | 'issue_reported';
+  | 'issue_reported'
+  | 'issue_report_withdrawn';
 
 export const CATEGORY_OF: Record<NotificationEvent, NotificationCategory> = {
   invite_accepted: 'team_members',
@@ -37,6 +38,7 @@ export const CATEGORY_OF: Record<NotificationEvent, NotificationCategory> = {
   treatment_processed: 'patients',
   parameter_set_failed: 'patients',
   issue_reported: 'patients',
+  issue_report_withdrawn: 'patients',
 };
 
 const SETTING_OF: Record<NotificationCategory, 'system' | 'team_members' | 'patients' | 'news_and_updates'> = {
@@ -54,6 +56,8 @@ export interface NewNotification {
   params?: Record<string, string | number>;
   /** SPA path the notification leads to. */
   link?: string | null;
+  /** A recipient left out (the one who did what the notification tells of). */
+  except?: string;
 }
 
 /**
@@ -89,7 +93,7 @@ export async function notify(ctx: AppContext, notification: NewNotification): Pr
   const params = notification.params ?? {};
   for (const user of await notifications.recipients(ctx.db, notification.clinicId, notification.to, SETTING_OF[category])) {
     // Without a settings row every category is on and e-mail is off (the defaults of the table).
-    if (user.enabled === false) continue;
+    if (user.enabled === false || user.id === notification.except) continue;
     const id = await notifications.insertNotification(ctx.db, {
       clinic_id: notification.clinicId,
       user_id: user.id,

@@ -79,6 +79,9 @@ function summaryOf(lang: Lang, action: PlanAuditAction, details: Details): strin
     case 'issue_reported':
       sentence = t('plan.audit.issue_reported', { reason: typeof details.reason === 'string' ? details.reason : '' });
       break;
+    case 'issue_report_withdrawn':
+      sentence = t('plan.audit.issue_report_withdrawn', { reporter: typeof details.reportedBy === 'string' ? details.reportedBy : '' });
+      break;
     case 'packing_failed':
       sentence = t('plan.audit.packing_failed', { reason: typeof details.reason === 'string' ? t(details.reason) : '' }).trim();
       break;

@@ -1,5 +1,5 @@
-// What the patient card changes on a session: its description, its deletion, and "Report issue", which locks
-// it for good. Services without HTTP: they take the database, the clock and the acting user. Each change reads
+// What the patient card changes on a session: its description, its deletion, "Report issue", which locks it,
+// and "Withdraw report", which unlocks it again. Services without HTTP: they take the database, the clock and the acting user. Each change reads
 // the session row FOR UPDATE first, so a report and a change racing each other cannot both win. Each is
 // announced to the clinic's screens once committed.
 import type { IssueReportInput } from '../../generated/model/issueReportInput';
@@ -15,6 +15,7 @@ import { removeUnreferenced } from '../storage';
 import { audit } from './audit';
 import { notify } from './notifications';
 import { patientLabel } from './patients';
+import { planStatusOf } from './plan-status';
 import { insertPlanChange } from '../repositories/plan-changes';
 import { treatmentFolder } from './treatments';
 
@@ -22,7 +23,7 @@ import { treatmentFolder } from './treatments';
 // eslint-disable-next-line no-control-regex
 const TEXT_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-/** The lock message ('…locked because the issue was reported'): a reported session takes no change, whatever it is. */
+/** The lock message ('…locked because the issue was reported'): a reported session takes no change until the report is withdrawn. */
 export const sessionLocked = () => new HttpError(423, 'treatment.locked', 'treatment.locked');
 
 /** The session row, locked for the rest of the transaction; 404 outside the actor's clinic or active patients. */
@@ -79,10 +80,10 @@ export async function deleteSession(ctx: AppContext, actor: Actor, treatmentId: 
 }
 
 /**
- * "Report issue": records why, locks the session for good, and tells those who must act on it: the clinic's
+ * "Report issue": records why, locks the session until the report is withdrawn, and tells those who must act on it: the clinic's
  * IT admins (they look after the devices and take the matter to the manufacturer's service) and the staff
  * member who uploaded the exam, unless they reported it themselves (it is their exam that has to be taken
- * again). A session is reported once (409 after).
+ * again). A session has one open report at most (409 while it has one).
  */
 export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: string, input: IssueReportInput) {
   const reason = input.reason.trim();
@@ -130,4 +131,77 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
   announce(ctx, sessionEvents('treatment.locked', { clinicId: actor.clinicId, patientId: reported.patient_id, treatmentId: reported.id }));
   notifications.release();
   return reported;
+}
+
+/** Who was told of a report is told of its withdrawal: the IT admins, and the uploader unless they reported it. */
+async function notifyWithdrawal(
+  ctx: AppContext,
+  actor: Actor,
+  row: { id: string; patient_id: string; number: number; created_by: string | null; second_name: string },
+  names: { reporter: string; withdrawer: string; reportedBy: string | null; patient: string },
+) {
+  await notify(ctx, {
+    clinicId: actor.clinicId,
+    to: { role: 'clinic_it_admins' },
+    event: 'issue_report_withdrawn',
+    params: { withdrawer: names.withdrawer, reporter: names.reporter, number: row.number, patientId: row.patient_id, audience: 'it_admin' },
+    link: `/admin/patient-list/active?search=${encodeURIComponent(row.second_name)}`,
+    except: actor.userId,
+  });
+  if (!row.created_by || row.created_by === names.reportedBy) return;
+  const uploader = await repository.uploaderOf(ctx.db, row.created_by);
+  if (!uploader || uploader.role === 'clinic_it_admins') return;
+  await notify(ctx, {
+    clinicId: actor.clinicId,
+    to: { userIds: [row.created_by] },
+    event: 'issue_report_withdrawn',
+    params: { withdrawer: names.withdrawer, reporter: names.reporter, number: row.number, patient: names.patient, patientId: row.patient_id },
+    link: `/physician/patient-card?patientId=${row.patient_id}`,
+    except: actor.userId,
+  });
+}
+
+/**
+ * "Withdraw report" (physicians and IT admins), for a report made by mistake. In one transaction: the open report
+ * is marked withdrawn (it stays on record), the session is unlocked, so its plan status is again what its step
+ * and processing say (a signed-off plan's parameter set is served again), and the plan's trail and the access log
+ * say so. Those told of the report are told of the withdrawal. 409 when the session has no open report.
+ */
+export async function withdrawIssueReport(ctx: AppContext, actor: Actor, treatmentId: string) {
+  const notifications = heldAnnouncements(ctx);
+  const withdrawn = await ctx.db.transaction().execute(async (tx) => {
+    const row = await lockedRow(tx, actor, treatmentId);
+    const withdrawerName = (await userDisplayName(tx, actor.userId)) ?? '';
+    const now = ctx.clock.now();
+    const report = await repository.withdrawIssueReport(tx, row.id, { id: actor.userId, name: withdrawerName }, now);
+    if (!report) throw new HttpError(409, 'treatment.no_issue_report', 'treatment.no_issue_report');
+    const unlocked = await repository.unlockTreatment(tx, row.id, now);
+    await insertPlanChange(tx, {
+      treatmentId: row.id,
+      at: now,
+      by: { id: actor.userId, name: withdrawerName },
+      action: 'issue_report_withdrawn',
+      step: unlocked.step,
+      revision: unlocked.plan_revision,
+      details: { reportedBy: report.reported_by_name },
+    });
+    await notifyWithdrawal({ ...notifications.ctx, db: tx }, actor, row, {
+      reporter: report.reported_by_name,
+      withdrawer: withdrawerName,
+      reportedBy: report.reported_by,
+      patient: patientLabel(row),
+    });
+    await audit(tx, actor, { action: 'treatment.issue_report_withdrawn', outcome: 'success', targetType: 'treatment', targetId: row.id, detail: { patientId: row.patient_id } });
+    return { row, unlocked, at: now };
+  });
+  announce(ctx, sessionEvents('treatment.modified', { clinicId: actor.clinicId, patientId: withdrawn.row.patient_id, treatmentId: withdrawn.row.id }));
+  notifications.release();
+  return {
+    treatmentId: withdrawn.row.id,
+    patientId: withdrawn.row.patient_id,
+    number: withdrawn.row.number,
+    locked: false,
+    planStatus: planStatusOf(withdrawn.unlocked),
+    withdrawnAt: withdrawn.at.toISOString(),
+  };
 }

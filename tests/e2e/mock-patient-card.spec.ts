@@ -66,7 +66,7 @@ test('a failed session says "Error Detected" and why; no parameter set, and the 
   await expectNoAxeViolations(page);
 });
 
-test('a locked session shows the lock message and who reported what; it offers no report, change or deletion', async ({ page, texts }) => {
+test('a locked session shows the lock message and who reported what; it offers no report, change or deletion, but the withdrawal of the report', async ({ page, texts }) => {
   await openCard(page, 'Wagner');
   const session = sessions(page).first();
   await expect(session.getByText(texts.patientCard.session.locked)).toBeVisible();
@@ -78,6 +78,13 @@ test('a locked session shows the lock message and who reported what; it offers n
   await expect(remove).toBeDisabled();
   await expect(remove).toHaveAccessibleDescription(texts.patientCard.session.lockedActions);
   await expectNoAxeViolations(page);
+  // The physician may withdraw the report: asked first, in a dialog named by its question.
+  await session.getByRole('button', { name: texts.patientCard.session.withdraw }).click();
+  const asked = page.getByRole('alertdialog', { name: fill(texts.patientCard.withdraw.title, { number: 1 }) });
+  await expect(asked).toContainText(texts.patientCard.withdraw.text);
+  await expectNoAxeViolations(page);
+  await asked.getByRole('button', { name: texts.patientCard.withdraw.keep }).click();
+  await expect(asked).toHaveCount(0);
 });
 
 test('a session being processed says so, and its parameter set waits', async ({ page, texts }) => {

@@ -79,6 +79,8 @@ test('report an issue: the session locks, says why, and offers no deletion, sayi
   await expect(session).toContainText('The optic disc was detected on a vessel crossing.');
   await expect(session).toContainText(texts.patients.planStatus.issue_reported);
   await expect(session.getByRole('button', { name: card.report.label })).toHaveCount(0);
+  // Nurses report; withdrawing a report is for physicians (and IT admins).
+  await expect(session.getByRole('button', { name: card.session.withdraw })).toHaveCount(0);
 
   await expect(download).toHaveAccessibleDescription(card.session.lockedActions);
 
@@ -89,6 +91,57 @@ test('report an issue: the session locks, says why, and offers no deletion, sayi
   await expect(session.getByText(card.session.lockedActions)).toBeVisible();
   await expectNoAxeViolations(page);
   await expect(sessions(page)).toHaveCount(1);
+});
+
+test('withdraw a report made by mistake: asked in a named dialog, the session is unlocked and can be deleted again, asked in a named dialog too', async ({ page, staff, texts }) => {
+  await signInToHome(page, texts, await staff.create('clinic_physicians'));
+  const tag = uniqueTag();
+  const card = texts.patientCard;
+  await page.getByRole('button', { name: texts.patientList.actions.uploadNpt }).first().click();
+  await uploadInDialog(page, await examFile({ name: 'Ida', secondName: tag }), texts.examUpload.upload);
+  await page.getByRole('button', { name: texts.examUpload.done.openCard }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Ida ${tag}`);
+  const session = sessions(page).first();
+  await expect(session).toContainText(texts.patients.planStatus.planning, { timeout: 30_000 });
+  await expect(session.getByRole('img', { name: fill(card.session.imageAlt, { number: 1 }) })).toBeVisible({ timeout: 10_000 });
+
+  await session.getByRole('button', { name: card.report.label }).click();
+  const report = page.getByRole('dialog', { name: fill(card.report.title, { number: 1 }) });
+  await expect(report).toContainText(card.report.warning);
+  await report.getByLabel(card.report.reason).fill('Reported on the wrong session.');
+  await report.getByRole('button', { name: card.report.submit }).click();
+  await expect(session.getByText(card.session.locked)).toBeVisible();
+  await expect(session).toContainText('Reported on the wrong session.');
+
+  // The report says who and why, and the physician may withdraw it; keeping it changes nothing.
+  const withdraw = session.getByRole('button', { name: card.session.withdraw });
+  await withdraw.click();
+  // Blueprint's Alert is an alertdialog; its name is its question.
+  const asked = page.getByRole('alertdialog', { name: fill(card.withdraw.title, { number: 1 }) });
+  await expect(asked).toBeVisible();
+  await expect(asked).toContainText(card.withdraw.text);
+  await expectNoAxeViolations(page);
+  await asked.getByRole('button', { name: card.withdraw.keep }).click();
+  await expect(asked).toHaveCount(0);
+  await expect(session.getByText(card.session.locked)).toBeVisible();
+
+  await withdraw.click();
+  await asked.getByRole('button', { name: card.withdraw.confirm }).click();
+  await expect(page.getByText(texts.api['treatment.issue_report_withdrawn']).first()).toBeVisible();
+  await expect(session.getByText(card.session.locked)).toHaveCount(0);
+  await expect(session).toContainText(texts.patients.planStatus.planning);
+  await expect(session.getByRole('button', { name: card.report.label })).toBeVisible();
+  await expect(session.getByRole('link', { name: card.session.openPlanning })).toBeVisible();
+
+  // The session may be deleted again; the question is a dialog named by its title.
+  const remove = session.getByRole('button', { name: card.delete.label });
+  await expect(remove).toBeEnabled();
+  await remove.click();
+  const deletion = page.getByRole('alertdialog', { name: fill(card.delete.title, { number: 1 }) });
+  await expect(deletion).toContainText(fill(card.delete.question, { number: 1 }));
+  await expectNoAxeViolations(page);
+  await deletion.getByRole('button', { name: card.delete.confirm }).click();
+  await expect(sessions(page)).toHaveCount(0);
 });
 
 test('another patient’s exam on a card: the warning names them, and “Go to the patient” opens their card with the file chosen', async ({ page, staff, texts, playwright }) => {

@@ -65,7 +65,7 @@ test('a physician uploads an exam: the nurse\'s list shows the new patient and "
   await nurseContext.close();
 });
 
-test('an issue reported in one browser turns the other\'s open session read-only with the lock message', async ({ page, browser, staff, texts, playwright }) => {
+test('an issue reported in one browser turns the other\'s open session read-only with the lock message, and its withdrawal makes it plannable again', async ({ page, browser, staff, texts, playwright }) => {
   const physician = await staff.create('clinic_physicians');
   const nurse = await staff.create('clinic_nurses');
   const api = await apiAs(playwright, physician);
@@ -94,6 +94,16 @@ test('an issue reported in one browser turns the other\'s open session read-only
   await expect(page.getByText(texts.planning.locked)).toBeVisible({ timeout: 5_000 });
   await expect(page.getByText('The fovea was detected on a haemorrhage.')).toBeVisible();
   await expect(page.getByRole('button', { name: texts.planning.zones.confirm })).toHaveCount(0);
+  expect(await stillMarked(page)).toBe(true);
+
+  // The report withdrawn (by the physician, elsewhere): the open wizard is plannable again, without a reload,
+  // and so is the nurse's card.
+  const withdrawn = await api.delete(`/api/treatments/${id}/reports`);
+  expect(withdrawn.status(), await withdrawn.text()).toBe(200);
+  await expect(page.getByText(texts.planning.locked)).toHaveCount(0, { timeout: 5_000 });
+  await expect(page.getByRole('button', { name: texts.planning.zones.confirm })).toBeVisible();
+  await expect(session.getByText(texts.patientCard.session.locked)).toHaveCount(0, { timeout: 5_000 });
+  await expect(session.getByRole('button', { name: texts.patientCard.report.label })).toBeVisible();
   expect(await stillMarked(page)).toBe(true);
   await nurseContext.close();
 });

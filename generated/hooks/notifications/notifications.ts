@@ -85,7 +85,7 @@ type SecondParameter<T extends (...args: never) => unknown> = Parameters<T>[1];
 
 
 /**
- * The caller's notifications, the unread ones first, each group newest first; `meta.unread` counts the unread ones over all pages (the badge). Categories: team_members (invite_accepted), patients (deletion_requested, patient_restored, patient_erased, treatment_processed, parameter_set_failed, issue_reported), system (password_expiring) and news_and_updates. A category switched off in the settings raises no new notifications. New notifications are also pushed on the user's realtime channel. When a patient is erased, notifications naming that patient lose the name.
+ * The caller's notifications, the unread ones first, each group newest first; `meta.unread` counts the unread ones over all pages (the badge). Categories: team_members (invite_accepted), patients (deletion_requested, patient_restored, patient_erased, treatment_processed, parameter_set_failed, issue_reported, issue_report_withdrawn), system (password_expiring) and news_and_updates. A category switched off in the settings raises no new notifications. New notifications are also pushed on the user's realtime channel. When a patient is erased, notifications naming that patient lose the name.
  * @summary List the own notifications
  */
 export const listNotifications = (

@@ -653,7 +653,7 @@ export const useSaveFinalAdjustments = <TError = ErrorType<BadRequestResponse | 
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * **Addition.** Every change to the plan, oldest first: the proposal at processing, each saved step (what changed, in a sentence in the reader's language, and what a change reset), sign-off, the packed parameter set and an issue report. Who did it (null for the system), when, at which step and revision.
+ * **Addition.** Every change to the plan, oldest first: the proposal at processing, each saved step (what changed, in a sentence in the reader's language, and what a change reset), sign-off, the packed parameter set, an issue report and its withdrawal. Who did it (null for the system), when, at which step and revision.
  * @summary Read the audit trail of a session's plan
  */
 export const listTreatmentAudit = (

@@ -45,6 +45,10 @@ import type {
 } from '../../model/issueReportInput';
 
 import type {
+  IssueReportWithdrawalResponse
+} from '../../model/issueReportWithdrawalResponse';
+
+import type {
   LockedResponse
 } from '../../model/lockedResponse';
 
@@ -486,7 +490,7 @@ export const useConfirmTreatment = <TError = ErrorType<BadRequestResponse | Unau
       return useMutation(mutationOptions, queryClient);
     }
     /**
- * "Report issue" on the patient card. Records the reason with who reported it and when, locks the session for good (every change and the deletion then answer 423 with the lock message, the parameter set is no longer served) and sets planStatus `issue_reported`. The clinic's IT admins are notified (they look after the devices and take the matter further), and so is the staff member who uploaded the exam unless they reported it themselves (notification event `issue_reported`, category patients). A session can be reported once (409 afterwards). The report is kept in the audit trail.
+ * "Report issue" on the patient card. Records the reason with who reported it and when, locks the session (every change and the deletion then answer 423 with the lock message, the parameter set is no longer served) and sets planStatus `issue_reported`. The lock holds until a physician or an IT admin withdraws the report (`DELETE` on this path). The clinic's IT admins are notified (they look after the devices and take the matter further), and so is the staff member who uploaded the exam unless they reported it themselves (notification event `issue_reported`, category patients). A session has at most one open report (409 while it has one); after a withdrawal it may be reported again. The report is kept in the audit trail.
  * @summary Report an issue with a session
  */
 export const reportTreatmentIssue = (
@@ -548,6 +552,68 @@ export const useReportTreatmentIssue = <TError = ErrorType<BadRequestResponse | 
       > => {
 
       const mutationOptions = getReportTreatmentIssueMutationOptions(options);
+
+      return useMutation(mutationOptions, queryClient);
+    }
+    /**
+ * **Addition.** "Withdraw report" on the patient card, for a report made by mistake. In one step: the open report is marked withdrawn (by whom and when; it stays on record), the session is unlocked and its planStatus is again what its plan step says (the one it had before the report: a signed-off plan's parameter set is served again), and the plan's audit trail and the access log record the withdrawal (`treatment.issue_report_withdrawn`). Those who were told of the report (the clinic's IT admins and the uploader, as for the report) are told of the withdrawal (notification event `issue_report_withdrawn`, category patients); the one who withdraws is not. No request body. Physicians and IT admins only: nurses may report but not withdraw. The answer names the session and its state only, without clinical details (IT admins open no clinical records). 409 `treatment.no_issue_report` when the session has no open report.
+ * @summary Withdraw a session's issue report
+ */
+export const withdrawIssueReport = (
+    id: string,
+ options?: SecondParameter<typeof apiClient>,) => {
+      
+      
+      return apiClient<IssueReportWithdrawalResponse>(
+      {url: `/treatments/${id}/reports`, method: 'DELETE'
+    },
+      options);
+    }
+  
+
+
+export const getWithdrawIssueReportMutationOptions = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof withdrawIssueReport>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiClient>}
+): UseMutationOptions<Awaited<ReturnType<typeof withdrawIssueReport>>, TError,{id: string}, TContext> => {
+
+const mutationKey = ['withdrawIssueReport'];
+const {mutation: mutationOptions, request: requestOptions} = options ?
+      options.mutation && 'mutationKey' in options.mutation && options.mutation.mutationKey ?
+      options
+      : {...options, mutation: {...options.mutation, mutationKey}}
+      : {mutation: { mutationKey, }, request: undefined};
+
+      
+
+
+      const mutationFn: MutationFunction<Awaited<ReturnType<typeof withdrawIssueReport>>, {id: string}> = (props) => {
+          const {id} = props ?? {};
+
+          return  withdrawIssueReport(id,requestOptions)
+        }
+
+        
+
+
+  return  { mutationFn, ...mutationOptions }}
+
+    export type WithdrawIssueReportMutationResult = NonNullable<Awaited<ReturnType<typeof withdrawIssueReport>>>
+    
+    export type WithdrawIssueReportMutationError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>
+
+    /**
+ * @summary Withdraw a session's issue report
+ */
+export const useWithdrawIssueReport = <TError = ErrorType<UnauthorizedResponse | ForbiddenResponse | NotFoundResponse | ErrorEnvelope>,
+    TContext = unknown>(options?: { mutation?:UseMutationOptions<Awaited<ReturnType<typeof withdrawIssueReport>>, TError,{id: string}, TContext>, request?: SecondParameter<typeof apiClient>}
+ , queryClient?: QueryClient): UseMutationResult<
+        Awaited<ReturnType<typeof withdrawIssueReport>>,
+        TError,
+        {id: string},
+        TContext
+      > => {
+
+      const mutationOptions = getWithdrawIssueReportMutationOptions(options);
 
       return useMutation(mutationOptions, queryClient);
     }

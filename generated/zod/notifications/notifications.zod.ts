@@ -5,7 +5,7 @@ import * as zod from 'zod';
 
 
 /**
- * The caller's notifications, the unread ones first, each group newest first; `meta.unread` counts the unread ones over all pages (the badge). Categories: team_members (invite_accepted), patients (deletion_requested, patient_restored, patient_erased, treatment_processed, parameter_set_failed, issue_reported), system (password_expiring) and news_and_updates. A category switched off in the settings raises no new notifications. New notifications are also pushed on the user's realtime channel. When a patient is erased, notifications naming that patient lose the name.
+ * The caller's notifications, the unread ones first, each group newest first; `meta.unread` counts the unread ones over all pages (the badge). Categories: team_members (invite_accepted), patients (deletion_requested, patient_restored, patient_erased, treatment_processed, parameter_set_failed, issue_reported, issue_report_withdrawn), system (password_expiring) and news_and_updates. A category switched off in the settings raises no new notifications. New notifications are also pushed on the user's realtime channel. When a patient is erased, notifications naming that patient lose the name.
  * @summary List the own notifications
  */
 export const listNotificationsQueryPageDefault = 1;
@@ -26,7 +26,7 @@ export const listNotificationsResponse = zod.object({
   "data": zod.array(zod.object({
   "id": zod.uuid(),
   "category": zod.enum(['system', 'team_members', 'patients', 'news_and_updates']).describe('What a notification is about; each category can be switched off in the settings.'),
-  "event": zod.string().optional().describe('Event that raised it, e.g. invite_accepted, deletion_requested, patient_restored, patient_erased, password_expiring, treatment_processed, parameter_set_failed, issue_reported.'),
+  "event": zod.string().optional().describe('Event that raised it, e.g. invite_accepted, deletion_requested, patient_restored, patient_erased, password_expiring, treatment_processed, parameter_set_failed, issue_reported, issue_report_withdrawn.'),
   "title": zod.string(),
   "message": zod.string(),
   "read": zod.boolean(),

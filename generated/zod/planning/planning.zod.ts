@@ -1129,7 +1129,7 @@ export const saveFinalAdjustmentsResponse = zod.object({
 })
 
 /**
- * **Addition.** Every change to the plan, oldest first: the proposal at processing, each saved step (what changed, in a sentence in the reader's language, and what a change reset), sign-off, the packed parameter set and an issue report. Who did it (null for the system), when, at which step and revision.
+ * **Addition.** Every change to the plan, oldest first: the proposal at processing, each saved step (what changed, in a sentence in the reader's language, and what a change reset), sign-off, the packed parameter set, an issue report and its withdrawal. Who did it (null for the system), when, at which step and revision.
  * @summary Read the audit trail of a session's plan
  */
 export const listTreatmentAuditResponseDataItemRevisionMin = 0;
@@ -1144,7 +1144,7 @@ export const listTreatmentAuditResponse = zod.object({
   "id": zod.uuid(),
   "name": zod.string().describe('Display name (physician name when set, else first and last name).')
 }).describe('A staff member named in a record (who did something).'),zod.null()]).describe('Who did it; null for the system (processing, packing).'),
-  "action": zod.enum(['proposed', 'exclusion_zones_saved', 'macula_grid_saved', 'brightness_saved', 'final_adjustments_saved', 'signed_off', 'parameter_set_packed', 'packing_failed', 'issue_reported']).describe('What happened to the plan.'),
+  "action": zod.enum(['proposed', 'exclusion_zones_saved', 'macula_grid_saved', 'brightness_saved', 'final_adjustments_saved', 'signed_off', 'parameter_set_packed', 'packing_failed', 'issue_reported', 'issue_report_withdrawn']).describe('What happened to the plan.'),
   "step": zod.enum(['initial_exclusion_boundaries', 'exclusion_boundaries', 'pre_macula_grid_pattern', 'macula_grid_pattern', 'pre_brightness', 'brightness', 'confirm_sign_off', 'npt_packing', 'available']).describe('Plan step by index: initial_exclusion_boundaries 0, exclusion_boundaries 1, pre_macula_grid_pattern 2, macula_grid_pattern 3, pre_brightness 4, brightness 5, confirm_sign_off 6, npt_packing 7, available 8. \"pre_\" and \"initial_\" steps hold the system\'s proposal, the others the user\'s confirmation. Wizard steps: 0 file processing; 1 = steps 0–1; 2 = steps 2–3; 3 = steps 4–5; 4 = step 6; 5 = steps 7–8.'),
   "revision": zod.number().min(listTreatmentAuditResponseDataItemRevisionMin).max(listTreatmentAuditResponseDataItemRevisionMax).describe('Counts the saves of a plan: 0 as processing proposed it, one more with every saved step. Each save names the revision it started from; a save from an older revision is refused with 409 `plan.revision_stale` and the current plan, so two users never overwrite each other\'s changes unseen.'),
   "summary": zod.string().describe('What changed, in a sentence in the reader\'s language (Language header).')

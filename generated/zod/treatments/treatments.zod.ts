@@ -862,7 +862,7 @@ export const confirmTreatmentResponse = zod.object({
 })
 
 /**
- * "Report issue" on the patient card. Records the reason with who reported it and when, locks the session for good (every change and the deletion then answer 423 with the lock message, the parameter set is no longer served) and sets planStatus `issue_reported`. The clinic's IT admins are notified (they look after the devices and take the matter further), and so is the staff member who uploaded the exam unless they reported it themselves (notification event `issue_reported`, category patients). A session can be reported once (409 afterwards). The report is kept in the audit trail.
+ * "Report issue" on the patient card. Records the reason with who reported it and when, locks the session (every change and the deletion then answer 423 with the lock message, the parameter set is no longer served) and sets planStatus `issue_reported`. The lock holds until a physician or an IT admin withdraws the report (`DELETE` on this path). The clinic's IT admins are notified (they look after the devices and take the matter further), and so is the staff member who uploaded the exam unless they reported it themselves (notification event `issue_reported`, category patients). A session has at most one open report (409 while it has one); after a withdrawal it may be reported again. The report is kept in the audit trail.
  * @summary Report an issue with a session
  */
 export const reportTreatmentIssueBodyReasonMax = 2000;
@@ -1137,6 +1137,23 @@ export const reportTreatmentIssueResponse = zod.object({
   "reportedAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
 }),zod.null()]).optional()
 })).describe('A treatment (session) with its images, laser settings and plan.')
+})
+
+/**
+ * **Addition.** "Withdraw report" on the patient card, for a report made by mistake. In one step: the open report is marked withdrawn (by whom and when; it stays on record), the session is unlocked and its planStatus is again what its plan step says (the one it had before the report: a signed-off plan's parameter set is served again), and the plan's audit trail and the access log record the withdrawal (`treatment.issue_report_withdrawn`). Those who were told of the report (the clinic's IT admins and the uploader, as for the report) are told of the withdrawal (notification event `issue_report_withdrawn`, category patients); the one who withdraws is not. No request body. Physicians and IT admins only: nurses may report but not withdraw. The answer names the session and its state only, without clinical details (IT admins open no clinical records). 409 `treatment.no_issue_report` when the session has no open report.
+ * @summary Withdraw a session's issue report
+ */
+export const withdrawIssueReportResponse = zod.object({
+  "status": zod.literal("Success").describe('Marks a successful answer.'),
+  "message": zod.string().optional(),
+  "data": zod.object({
+  "treatmentId": zod.uuid(),
+  "patientId": zod.uuid(),
+  "number": zod.number().min(1).describe('The session\'s number on the patient card.'),
+  "locked": zod.boolean().describe('Always false after a withdrawal.'),
+  "planStatus": zod.enum(['planning', 'in_planning', 'no_plan_available', 'plan_available', 'file_uploaded', 'processing', 'issue_reported']).describe('Status of a treatment\'s plan, derived from its plan step and lock. planning (also spelled in_planning) = the wizard is in progress; plan_available is shown as \"Parameter Set available\"; issue_reported = locked after an issue report; no_plan_available = nothing planned (also after a processing error, see the treatment\'s `error`).'),
+  "withdrawnAt": zod.iso.datetime({}).describe('Point in time, ISO 8601 with time zone (UTC on output).')
+}).describe('A session after its issue report was withdrawn: which one and its state, without clinical details (IT admins may withdraw and see no clinical records). Read the session itself with `GET /treatments/{id}`.')
 })
 
 /**

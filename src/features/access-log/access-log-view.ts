@@ -99,6 +99,7 @@ export const ACTION_GROUPS = {
     'treatment.updated': 'treatmentUpdated',
     'treatment.deleted': 'treatmentDeleted',
     'treatment.issue_reported': 'treatmentIssueReported',
+    'treatment.issue_report_withdrawn': 'treatmentIssueReportWithdrawn',
     'plan.exclusion_zones_saved': 'planExclusionZonesSaved',
     'plan.macula_grid_saved': 'planMaculaGridSaved',
     'plan.brightness_saved': 'planBrightnessSaved',

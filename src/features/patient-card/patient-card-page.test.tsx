@@ -419,12 +419,45 @@ describe('actions on a session', () => {
     const refused = button(lockedCard, 'Delete session');
     expect(refused.disabled).toBe(true);
     const reason = document.getElementById(refused.getAttribute('aria-describedby') ?? '');
-    expect(text(reason)).toBe('This session is locked after an issue report; it gets no parameter set and can no longer be deleted.');
+    expect(text(reason)).toBe('This session is locked while its issue report stands; it gets no parameter set and cannot be deleted.');
     // The note is on screen, and the parameter set's button gives the same reason.
     expect(lockedCard.contains(reason)).toBe(true);
     expect(button(lockedCard, 'Download parameter set').getAttribute('aria-describedby')).toBe(reason!.id);
     expect(button(open, 'Delete session').disabled).toBe(false);
     expect(button(open, 'Delete session').hasAttribute('aria-describedby')).toBe(false);
+  });
+
+  it('lets a physician withdraw a report after asking, by a named dialog; the card then shows the session unlocked', async () => {
+    sessions = [locked(SESSIONS[0]), SESSIONS[1]];
+    const reported = { ...detailsOf(sessions[0]), issueReport: DETAILS.issueReport ?? { id: SESSIONS[0].id, reason: 'Disc on a vessel crossing', reportedBy: { id: PROFILE.data.id, name: 'Miriam Vogel' }, reportedAt: '2026-11-21T10:52:00Z' } };
+    server.use(
+      http.get('*/treatments/:id', ({ params }) => {
+        const summary = sessions.find((session) => session.id === params.id)!;
+        return envelope(summary.locked ? { ...reported, ...summary } : { ...detailsOf(summary), issueReport: null });
+      }),
+      http.delete('*/treatments/:id/reports', ({ params }) => {
+        sessions = sessions.map((session) => (session.id === params.id ? { ...session, locked: false, planStatus: 'planning' } : session));
+        return envelope({ treatmentId: params.id, patientId: PATIENT.id, number: 2, locked: false, planStatus: 'planning', withdrawnAt: '2026-11-21T11:05:00Z' }, 'Issue report withdrawn. The session is no longer locked.');
+      }),
+    );
+    const { container } = await renderCard();
+    await waitFor(() => expect(button(sessionCards(container)[0], 'Withdraw report')).toBeTruthy());
+    await click(button(sessionCards(container)[0], 'Withdraw report'));
+    const confirm = await alertDialog();
+    const name = document.getElementById(confirm.getAttribute('aria-labelledby') ?? '');
+    expect(text(name)).toBe(`Withdraw the issue report for session ${SESSIONS[0].number}?`);
+    await click(button(confirm, 'Withdraw report'));
+    await waitFor(() => expect(requests).toContain(`DELETE /api/treatments/${SESSIONS[0].id}/reports`));
+    await waitFor(() => expect(button(sessionCards(container)[0], 'Delete session').disabled).toBe(false));
+    expect(sessionCards(container)[0].textContent).not.toContain('Withdraw report');
+  });
+
+  it('names the deletion dialog', async () => {
+    const { container } = await renderCard();
+    await waitFor(() => expect(sessionCards(container)).toHaveLength(2));
+    await click(button(sessionCards(container)[0], 'Delete session'));
+    const confirm = await alertDialog();
+    expect(text(document.getElementById(confirm.getAttribute('aria-labelledby') ?? ''))).toBe(`Delete session ${SESSIONS[0].number}`);
   });
 
   it('asks before deleting a session, and shows the lock message when the server refuses (locked meanwhile)', async () => {

@@ -13,8 +13,10 @@ import {
   useGetTreatmentImage,
   useReportTreatmentIssue,
   useUpdateTreatment,
+  useWithdrawIssueReport,
 } from '@generated/hooks/treatments/treatments';
 import { PlanStatus } from '@generated/model/planStatus';
+import { Role } from '@generated/model/role';
 import type { Treatment } from '@generated/model/treatment';
 import type { TreatmentSummary } from '@generated/model/treatmentSummary';
 import { Dialog } from '@/components/dialog';
@@ -25,6 +27,8 @@ import { PlanStatusTag, shownPlanStatus } from '@/components/plan-status-tag';
 import { TransferStatusTag } from '@/components/transfer-state';
 import { paths } from '@/config/paths';
 import { formatDate, formatDateTime } from '@/lib/format';
+import { canonicalRole } from '@/lib/roles';
+import { useSignedInProfile } from '@/lib/signed-in-profile';
 import { useObjectUrl } from '@/lib/use-object-url';
 import { blobFailureMessage } from '@/lib/blob-failure';
 import { saveBlob } from '@/lib/save-blob';
@@ -177,6 +181,51 @@ function ReportIssueDialog({ session, onClose }: { session: TreatmentSummary; on
   );
 }
 
+/**
+ * "Withdraw report" asks first: it unlocks the session for everyone. The alert is named by its question (a dialog
+ * without a name is announced as just "dialog").
+ */
+function WithdrawReportAlert({ session, onClose }: { session: TreatmentSummary; onClose: () => void }) {
+  const { t } = useTranslation('patientCard');
+  const notify = useNotify();
+  const failureMessage = useFailureMessage();
+  const refresh = useRefreshSession(session);
+  const ids = { title: useId(), text: useId() };
+  const withdraw = useWithdrawIssueReport({
+    mutation: {
+      onSuccess: async (answer) => {
+        onClose();
+        notify({ intent: 'success', message: answer.message ?? t('withdraw.done') });
+        await refresh();
+      },
+      onError: async (error) => {
+        onClose();
+        notify({ intent: 'danger', message: failureMessage(error) });
+        // Withdrawn by someone else meanwhile (409): the card shows the session as it now is.
+        await refresh();
+      },
+    },
+  });
+  return (
+    <Alert
+      isOpen
+      intent="primary"
+      cancelButtonText={t('withdraw.keep')}
+      confirmButtonText={t('withdraw.confirm')}
+      loading={withdraw.isPending}
+      onCancel={onClose}
+      onConfirm={() => withdraw.mutate({ id: session.id })}
+      aria-labelledby={ids.title}
+      aria-describedby={ids.text}
+    >
+      <h2 id={ids.title} className="mp-card-title">
+        {t('withdraw.title', { number: session.number })}
+      </h2>
+      <p id={ids.text}>{t('withdraw.text')}</p>
+    </Alert>
+  );
+}
+
 type SessionCardProps = {
   session: TreatmentSummary;
   selected: boolean;
@@ -191,7 +240,11 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
   const failureMessage = useFailureMessage();
   const refresh = useRefreshSession(session);
   const titleId = useId();
-  const [dialog, setDialog] = useState<'delete' | 'report' | 'description' | 'marks' | null>(null);
+  const deleteIds = { title: useId(), text: useId() };
+  const role = canonicalRole(useSignedInProfile().role);
+  // Nurses report issues; physicians (and the IT admins, through the API) withdraw a report made by mistake.
+  const canWithdraw = role === Role.clinic_physicians || role === Role.clinic_it_admins;
+  const [dialog, setDialog] = useState<'delete' | 'report' | 'withdraw' | 'description' | 'marks' | null>(null);
   const processing = isInProgress(session.planStatus);
   // Read again while the list or the details themselves say processing: the list can see the end first, and
   // the details (images, laser settings) must not stay at their processing state.
@@ -302,6 +355,11 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
                   })}
                 </p>
               )}
+              {canWithdraw && treatment?.issueReport && (
+                <Button size="small" className="mp-session-callout-action" onClick={() => setDialog('withdraw')}>
+                  {t('session.withdraw')}
+                </Button>
+              )}
             </Callout>
           )}
           {processing && <p className="mp-muted-text">{t('session.processing')}</p>}
@@ -399,6 +457,7 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         )}
       </div>
       {dialog === 'report' && <ReportIssueDialog session={session} onClose={() => setDialog(null)} />}
+      {dialog === 'withdraw' && <WithdrawReportAlert session={session} onClose={() => setDialog(null)} />}
       {dialog === 'marks' && (
         <Suspense fallback={null}>
           <ImageMarksDialog session={session} onClose={() => setDialog(null)} />
@@ -413,8 +472,13 @@ export function SessionCard({ session, selected, onSelect, canCompare }: Session
         loading={remove.isPending}
         onCancel={() => setDialog(null)}
         onConfirm={() => remove.mutate({ id: session.id })}
+        aria-labelledby={deleteIds.title}
+        aria-describedby={deleteIds.text}
       >
-        <p>{t('delete.question', { number: session.number })}</p>
+        <h2 id={deleteIds.title} className="mp-card-title">
+          {t('delete.title', { number: session.number })}
+        </h2>
+        <p id={deleteIds.text}>{t('delete.question', { number: session.number })}</p>
       </Alert>
     </Card>
   );
