@@ -104,13 +104,13 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
     const params = { reporter: reporterName, number: row.number, patient: patientLabel(row), reason, patientId: row.patient_id };
     const inTx = { ...notifications.ctx, db: tx };
     // IT admins open no clinical records: they learn who reported which session, not the patient's name or the
-    // clinical reason, and the link leads to the patient's entry in the admin patient list (issue 30).
+    // clinical reason, and the link leads to the patient's entry in the admin patient list (issue 30), by id.
     await notify(inTx, {
       clinicId: actor.clinicId,
       to: { role: 'clinic_it_admins' },
       event: 'issue_reported',
       params: { reporter: reporterName, number: row.number, patientId: row.patient_id, audience: 'it_admin' },
-      link: `/admin/patient-list/active?search=${encodeURIComponent(row.second_name)}`,
+      link: adminListLink(row.patient_id),
     });
     if (row.created_by && row.created_by !== actor.userId) {
       const uploader = await repository.uploaderOf(tx, row.created_by);
@@ -133,11 +133,14 @@ export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: st
   return reported;
 }
 
+/** The patient's entry in the IT admin's patient list, named by id: the name stays out of the address. */
+const adminListLink = (patientId: string) => `/admin/patient-list/active?patientId=${patientId}`;
+
 /** Who was told of a report is told of its withdrawal: the IT admins, and the uploader unless they reported it. */
 async function notifyWithdrawal(
   ctx: AppContext,
   actor: Actor,
-  row: { id: string; patient_id: string; number: number; created_by: string | null; second_name: string },
+  row: { id: string; patient_id: string; number: number; created_by: string | null },
   names: { reporter: string; withdrawer: string; reportedBy: string | null; patient: string },
 ) {
   await notify(ctx, {
@@ -145,7 +148,7 @@ async function notifyWithdrawal(
     to: { role: 'clinic_it_admins' },
     event: 'issue_report_withdrawn',
     params: { withdrawer: names.withdrawer, reporter: names.reporter, number: row.number, patientId: row.patient_id, audience: 'it_admin' },
-    link: `/admin/patient-list/active?search=${encodeURIComponent(row.second_name)}`,
+    link: adminListLink(row.patient_id),
     except: actor.userId,
   });
   if (!row.created_by || row.created_by === names.reportedBy) return;
