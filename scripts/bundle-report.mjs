@@ -296,7 +296,9 @@ const BUDGETS = [
   // Issue 30: the announcement of a zone moved by keyboard and the unsaved-changes dialog's name: +0.3 kB; on a tablet
   // the image under half the screen and the step's confirmation in a bar at the screen's foot: CSS +0.1 kB.
   // Issues 30 and 31 together: 10 B over the line, a step of 0.1 kB.
-  { path: '/physician/planning', jsGzip: 316_900, cssGzip: 53_900 },
+  // Issue 30: the ruler's optional label (the marks' form and list) and the dates' and numbers' formatters kept
+  // (src/lib/format.ts): a few bytes over the line, a step of 0.1 kB.
+  { path: '/physician/planning', jsGzip: 317_000, cssGzip: 53_900 },
 ];
 
 function main() {

@@ -5,7 +5,6 @@ import edit from '@blueprintjs/icons/lib/esm/generated/16px/paths/edit';
 import issue from '@blueprintjs/icons/lib/esm/generated/16px/paths/issue';
 import media from '@blueprintjs/icons/lib/esm/generated/16px/paths/media';
 import trash from '@blueprintjs/icons/lib/esm/generated/16px/paths/trash';
-import unlock from '@blueprintjs/icons/lib/esm/generated/16px/paths/unlock';
 import upload from '@blueprintjs/icons/lib/esm/generated/16px/paths/upload';
 import zoomIn from '@blueprintjs/icons/lib/esm/generated/16px/paths/zoom-in';
 import zoomOut from '@blueprintjs/icons/lib/esm/generated/16px/paths/zoom-out';
@@ -21,7 +20,6 @@ export const ICONS = {
   issue,
   media,
   trash,
-  unlock,
   upload,
   'zoom-in': zoomIn,
   'zoom-out': zoomOut,
