@@ -118,11 +118,12 @@ function UserMenu({ profile }: { profile: Profile }) {
         variant="minimal"
         icon={<UserAvatar profile={profile} />}
         endIcon="caret-down"
-        // The visible name and role first, as they read (WCAG 2.5.3), then what the button opens.
+        // The visible name and role first, as they read (WCAG 2.5.3), then what the button opens. The space between
+        // them (not rendered in the flex row) keeps the visible text "name role", as the label has it.
         aria-label={`${name} ${roleLabel}, ${t('nav.userMenu')}`}
       >
         <span className="mp-current-user">
-          <span className="mp-current-user-name">{name}</span>
+          <span className="mp-current-user-name">{name}</span>{' '}
           <Tag minimal>{roleLabel}</Tag>
         </span>
       </Button>
