@@ -1,7 +1,7 @@
 // What the patient card changes on a session: its description, its deletion, "Report issue", which locks it,
-// and "Withdraw report", which unlocks it again. Services without HTTP: they take the database, the clock and the acting user. Each change reads
-// the session row FOR UPDATE first, so a report and a change racing each other cannot both win. Each is
-// announced to the clinic's screens once committed.
+// and "Withdraw report", which unlocks it again. Services without HTTP: they take the database, the clock and
+// the acting user. Each change reads the session row FOR UPDATE first, so a report and a change racing each
+// other cannot both win. Each is announced to the clinic's screens once committed.
 import type { IssueReportInput } from '../../generated/model/issueReportInput';
 import type { TreatmentUpdate } from '../../generated/model/treatmentUpdate';
 import type { Actor } from '../actor';
@@ -80,10 +80,10 @@ export async function deleteSession(ctx: AppContext, actor: Actor, treatmentId: 
 }
 
 /**
- * "Report issue": records why, locks the session until the report is withdrawn, and tells those who must act on it: the clinic's
- * IT admins (they look after the devices and take the matter to the manufacturer's service) and the staff
- * member who uploaded the exam, unless they reported it themselves (it is their exam that has to be taken
- * again). A session has one open report at most (409 while it has one).
+ * "Report issue": records why, locks the session until the report is withdrawn, and tells those who must act on
+ * it: the clinic's IT admins (they look after the devices and take the matter to the manufacturer's service) and
+ * the staff member who uploaded the exam, unless they reported it themselves (it is their exam that has to be
+ * taken again). A session has one open report at most (409 while it has one).
  */
 export async function reportIssue(ctx: AppContext, actor: Actor, treatmentId: string, input: IssueReportInput) {
   const reason = input.reason.trim();
