@@ -12,15 +12,28 @@ import type { Database } from './tables';
 
 export const VERSION_CHANNEL = 'cache_versions';
 
-type Source = { kind: 'memory'; generations: Map<string, number> } | { kind: 'table' };
+type Source = { kind: 'memory'; generations: Map<string, number>; listeners: Set<(key: string) => void> } | { kind: 'table' };
 
 const sources = new WeakMap<object, Source>();
 
 /** PGlite: counts the notifications of version changes (call before the first query that may change rows). */
 export async function followPgliteVersions(db: Database, pglite: PGlite): Promise<void> {
   const generations = new Map<string, number>();
-  await pglite.listen(VERSION_CHANNEL, (key) => generations.set(key, (generations.get(key) ?? 0) + 1));
-  sources.set(db, { kind: 'memory', generations });
+  const listeners = new Set<(key: string) => void>();
+  await pglite.listen(VERSION_CHANNEL, (key) => {
+    generations.set(key, (generations.get(key) ?? 0) + 1);
+    for (const listener of listeners) listener(key);
+  });
+  sources.set(db, { kind: 'memory', generations, listeners });
+}
+
+/**
+ * Calls `listener` with each key whose version `db` raised, as the change commits. Only where the versions are
+ * counted in this process (PGlite); elsewhere, and for a database with no versions, it is never called.
+ */
+export function onVersionRaised(db: Database, listener: (key: string) => void): void {
+  const source = sources.get(db);
+  if (source?.kind === 'memory') source.listeners.add(listener);
 }
 
 /** PostgreSQL: versions are read from the cache_versions table. */

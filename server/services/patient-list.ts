@@ -12,7 +12,7 @@
 import type { Gender } from '../../generated/model/gender';
 import type { Patient } from '../../generated/model/patient';
 import type { PatientStatus } from '../../generated/model/patientStatus';
-import { cachePerDatabase, versionStamp } from '../db/freshness';
+import { cachePerDatabase, onVersionRaised, versionStamp } from '../db/freshness';
 import { type Page, pageMeta } from '../db/listing';
 import type { Database } from '../db/tables';
 import { orderedPatientIds, type PatientListFilter, type PatientListRow, patientListRows, patientRowsByIds } from '../repositories/patients';
@@ -180,6 +180,76 @@ function fillIn(db: Database, clinicId: string, stamp: string, ids: readonly str
   fill().catch(() => undefined);
 }
 
+/** Of each clinic, this many of the pages read last are kept current after a change, if read this recently. */
+const RECENT_PAGES = 4;
+const RECENT_MS = 60_000;
+const RECENT_CLINICS = 256;
+
+/**
+ * The list as it opens, read again as soon as a change to the clinic's patients or sessions commits, where this
+ * process learns of the change as it commits (PGlite): a list on screen asks again on the change's realtime
+ * event, and its first page is then read already instead of by that request, which on PGlite would wait for the
+ * one connection while the read runs. Only unfiltered pages among the first SHALLOW patients (one indexed read
+ * each), only pages read in the last minute, at most RECENT_PAGES per clinic; several changes before the read
+ * starts are read for once.
+ */
+class RecentPages {
+  private readonly clinics = new Map<string, Map<string, { filter: PatientFilter; list: string; at: number }>>();
+  private readonly scheduled = new Set<string>();
+
+  constructor(private readonly db: Database) {
+    onVersionRaised(db, (key) => {
+      if (key.startsWith('patients:')) this.schedule(key.slice('patients:'.length));
+    });
+  }
+
+  note(clinicId: string, pageKey: string, filter: PatientFilter, list: string): void {
+    const narrowed = Boolean(filter.search || filter.birthdayFrom || filter.birthdayTo || filter.planStatus || filter.patientId);
+    if (narrowed || filter.page * filter.perPage > SHALLOW) return;
+    const recent = this.clinics.get(clinicId) ?? new Map<string, { filter: PatientFilter; list: string; at: number }>();
+    // Last in each map's order: the most recently read.
+    this.clinics.delete(clinicId);
+    this.clinics.set(clinicId, recent);
+    recent.delete(pageKey);
+    recent.set(pageKey, { filter, list, at: performance.now() });
+    if (recent.size > RECENT_PAGES) recent.delete(recent.keys().next().value!);
+    if (this.clinics.size > RECENT_CLINICS) this.clinics.delete(this.clinics.keys().next().value!);
+  }
+
+  private schedule(clinicId: string): void {
+    if (!this.clinics.has(clinicId) || this.scheduled.has(clinicId)) return;
+    this.scheduled.add(clinicId);
+    // After the committing statement has returned (the version is raised while it runs).
+    setImmediate(() => {
+      this.scheduled.delete(clinicId);
+      // Ahead of need only: a failed read is left to the requests that ask for the page, and tells them.
+      this.refresh(clinicId).catch(() => undefined);
+    });
+  }
+
+  private async refresh(clinicId: string): Promise<void> {
+    const recent = this.clinics.get(clinicId);
+    if (!recent) return;
+    for (const [pageKey, { filter, list, at }] of [...recent].reverse()) {
+      if (performance.now() - at > RECENT_MS) {
+        recent.delete(pageKey);
+        continue;
+      }
+      const stamp = await versionStamp(this.db, [`patients:${clinicId}`]);
+      await pages(this.db).get(pageKey, stamp, () => readPage(this.db, clinicId, filter, stamp, list));
+    }
+    if (!recent.size) this.clinics.delete(clinicId);
+  }
+}
+
+const recentPages = new WeakMap<Database, RecentPages>();
+
+function recentPagesOf(db: Database): RecentPages {
+  let recent = recentPages.get(db);
+  if (!recent) recentPages.set(db, (recent = new RecentPages(db)));
+  return recent;
+}
+
 const normalSearch = (search: string | undefined) => search?.trim().replace(/\s+/g, ' ') || undefined;
 
 /**
@@ -200,7 +270,9 @@ export async function patientListPage(db: Database, clinicId: string, filter: Pa
   };
   const stamp = await versionStamp(db, [`patients:${clinicId}`], request);
   const list = JSON.stringify([clinicId, normal.status, normal.sort, normal.search, normal.birthdayFrom, normal.birthdayTo, normal.planStatus, normal.patientId]);
-  return pages(db).get(`${list} ${normal.page} ${normal.perPage}`, stamp, () => readPage(db, clinicId, normal, stamp, list));
+  const pageKey = `${list} ${normal.page} ${normal.perPage}`;
+  if (stamp !== null) recentPagesOf(db).note(clinicId, pageKey, normal, list);
+  return pages(db).get(pageKey, stamp, () => readPage(db, clinicId, normal, stamp, list));
 }
 
 async function readPage(db: Database, clinicId: string, filter: PatientFilter, stamp: string | null, list: string): Promise<PatientListPage> {
