@@ -24,6 +24,7 @@ import * as accessLogStatementHead from './migrations/0021-access-log-statement-
 import * as unlabelledRulers from './migrations/0022-unlabelled-rulers';
 import * as issueReportWithdrawal from './migrations/0023-issue-report-withdrawal';
 import * as listVersionOnListedColumns from './migrations/0024-list-version-on-listed-columns';
+import * as planTrailOrder from './migrations/0025-plan-trail-order';
 import type { Database } from './tables';
 
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0022-unlabelled-rulers': unlabelledRulers,
   '0023-issue-report-withdrawal': issueReportWithdrawal,
   '0024-list-version-on-listed-columns': listVersionOnListedColumns,
+  '0025-plan-trail-order': planTrailOrder,
 };
 
 /** Where the migrations run: the kind of database and, for tests on PostgreSQL, the schema of their own. */

@@ -1,6 +1,6 @@
 // Row types of the database tables (storage shapes, not the contract's: handlers map rows to the
 // generated contract models).
-import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { ExamDiagnostics } from '../../generated/model/examDiagnostics';
 import type { Plan } from '../../generated/model/plan';
 import type { MarkShape } from '../../src/domain/annotations/mark-shape';
@@ -309,6 +309,8 @@ export interface PlanChangesTable {
   step: string;
   revision: number;
   details: Json<Record<string, unknown>>;
+  /** The order entries were written in (migration 0025); the database numbers them. */
+  seq: GeneratedAlways<string>;
 }
 
 export interface TreatmentIssueReportsTable {

@@ -32,7 +32,7 @@ export async function insertPlanChange(db: Queryable, change: NewPlanChange): Pr
 
 /** The trail of one session, oldest first. */
 export function planChangeRows(db: Queryable, treatmentId: string) {
-  return db.selectFrom('plan_changes').selectAll().where('treatment_id', '=', treatmentId).orderBy('revision').orderBy('at').orderBy('id').execute();
+  return db.selectFrom('plan_changes').selectAll().where('treatment_id', '=', treatmentId).orderBy('revision').orderBy('at').orderBy('seq').execute();
 }
 
 /** The last person to change the plan (the system's changes name nobody); undefined when no one has. */

@@ -295,6 +295,14 @@ describe('withdrawing a report', () => {
       ['First', true],
       ['Second look: the fovea is misplaced.', true],
     ]);
+    // The test clock stands still: the trail keeps the order the entries were written in (migration 0025).
+    const trail = (await server.call<Body>('GET', `/treatments/${session.id}/audit`, { token: users.physician.token })).body.data as Body[];
+    expect(trail.map((entry) => entry.action).filter((action) => String(action).startsWith('issue_'))).toEqual([
+      'issue_reported',
+      'issue_report_withdrawn',
+      'issue_reported',
+      'issue_report_withdrawn',
+    ]);
   });
 
   it('the database keeps one open report per session', async () => {
