@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import { mockExamples } from './mocks/mock-examples';
 import { mockImages } from './mocks/mock-images';
+import { blueprintIconNames } from './scripts/vite-blueprint-icon-names';
 
 /**
  * Aliases shared with tsconfig.app.json (`paths`) and vitest.config.ts. `zod` itself resolves to
@@ -38,7 +39,10 @@ export default defineConfig(({ mode }) => {
   return {
     // On the mock (`npm run dev:mock`), treatment images come from mocks/mock-images.ts instead of Prism, and
     // mocks/mock-examples.ts asks Prism for the example that belongs to the id in the path.
-    plugins: stripPrefix ? [react(), mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml', env.MACULA_MOCK_PROFILE || undefined)] : [react()],
+    // blueprintIconNames: Blueprint's table of icon names without change-case (scripts/vite-blueprint-icon-names.ts).
+    plugins: stripPrefix
+      ? [react(), blueprintIconNames(), mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml', env.MACULA_MOCK_PROFILE || undefined)]
+      : [react(), blueprintIconNames()],
     resolve: { alias: aliases },
     server: {
       host: '127.0.0.1',
@@ -58,6 +62,12 @@ export default defineConfig(({ mode }) => {
       // scripts/build-spa.mjs removes them once the report is written: they are never served.
       sourcemap: 'hidden',
       manifest: true,
+      rolldownOptions: {
+        // generated/zod builds every schema of a tag when its file is first imported (43 for `auth`, some
+        // 190 ms of a phone's first load of /sign-in, which needs one). Building a schema has no effect
+        // beyond its value, so schemas no module uses are left out of the bundle.
+        treeshake: { manualPureFunctions: ['zod'] },
+      },
     },
   };
 });
