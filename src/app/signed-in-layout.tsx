@@ -124,7 +124,9 @@ function UserMenu({ profile }: { profile: Profile }) {
       >
         <span className="mp-current-user">
           <span className="mp-current-user-name">{name}</span>{' '}
-          <Tag minimal>{roleLabel}</Tag>
+          <Tag minimal multiline className="mp-nowrap">
+            {roleLabel}
+          </Tag>
         </span>
       </Button>
     </PopoverNext>

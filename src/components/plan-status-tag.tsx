@@ -22,9 +22,10 @@ export function shownPlanStatus(planStatus: PlanStatus, failed: boolean): ShownP
 }
 
 /**
- * The small round tag a status is shown with: a plan's here, a transfer's (src/components/transfer-state.tsx).
- * `multiline`: Blueprint's ellipsizing text measures itself after each render (a forced layout per tag, 40 on a
- * list page); a status is short and kept on one line by its class instead, never cut off.
+ * The small round tag a status is shown with: a plan's here, a transfer's (src/components/transfer-state.tsx), a
+ * staff member's and an invite's. `multiline`: Blueprint's ellipsizing text measures itself after each render (a
+ * forced layout per tag, 40 on a list page); a status is short and kept on one line by its class instead, never
+ * cut off. Other tags in rows (and the role beside the user's name on every page) do the same with `mp-nowrap`.
  */
 export function StatusTag({ intent, children }: { intent: Intent | undefined; children: ReactNode }) {
   return (

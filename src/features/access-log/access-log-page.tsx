@@ -275,7 +275,7 @@ export function AccessLogPage() {
                       <span className="mp-muted-text mp-access-log-count">{t('patients', { count: entry.patientCount })}</span>
                     )}
                     {entry.outcome !== 'success' && (
-                      <Tag minimal intent={entry.outcome === 'denied' ? 'danger' : 'warning'} className="mp-access-log-outcome">
+                      <Tag minimal multiline intent={entry.outcome === 'denied' ? 'danger' : 'warning'} className="mp-access-log-outcome mp-nowrap">
                         {t(`outcome.${entry.outcome}`)}
                       </Tag>
                     )}

@@ -65,7 +65,7 @@ function SyncStatus({ device }: { device: Device }) {
   return (
     <>
       <div className="mp-sync-status">
-        <Tag intent={device.online ? 'success' : 'danger'} minimal round icon={device.online ? 'tick-circle' : 'offline'}>
+        <Tag intent={device.online ? 'success' : 'danger'} minimal round multiline className="mp-nowrap" icon={device.online ? 'tick-circle' : 'offline'}>
           {t(device.online ? 'status.online' : 'status.offline')}
         </Tag>
         <span className="mp-muted-text">

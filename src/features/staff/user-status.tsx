@@ -1,8 +1,9 @@
-import { Tag, type Intent } from '@blueprintjs/core';
+import type { Intent } from '@blueprintjs/core';
 import type { InviteStatus } from '@generated/model/inviteStatus';
 import type { User } from '@generated/model/user';
 import type { UserStatus } from '@generated/model/userStatus';
 import { useTranslation } from 'react-i18next';
+import { StatusTag } from '@/components/plan-status-tag';
 import { formatDateTime } from '@/lib/format';
 
 const STATUS_INTENT: Record<UserStatus, Intent> = {
@@ -27,9 +28,7 @@ const INVITE_INTENT: Record<InviteStatus, Intent> = {
 export function UserStatusTag({ status }: { status: UserStatus }) {
   const { t } = useTranslation('staff');
   return (
-    <Tag minimal round intent={STATUS_INTENT[status]}>
-      {t(`status.${status}`)}
-    </Tag>
+    <StatusTag intent={STATUS_INTENT[status]}>{t(`status.${status}`)}</StatusTag>
   );
 }
 
@@ -38,9 +37,7 @@ export function InviteStatusTag({ user }: { user: Pick<User, 'inviteStatus' | 'i
   const { t, i18n } = useTranslation('staff');
   return (
     <span className="mp-invite-status">
-      <Tag minimal round intent={INVITE_INTENT[user.inviteStatus]}>
-        {t(`inviteStatus.${user.inviteStatus}`)}
-      </Tag>
+      <StatusTag intent={INVITE_INTENT[user.inviteStatus]}>{t(`inviteStatus.${user.inviteStatus}`)}</StatusTag>
       {user.inviteStatus === 'pending' && user.inviteExpiresAt && (
         <span className="mp-muted-text">{t('inviteExpires', { date: formatDateTime(user.inviteExpiresAt, i18n.language) })}</span>
       )}
