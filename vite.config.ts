@@ -40,9 +40,11 @@ export default defineConfig(({ mode }) => {
     // On the mock (`npm run dev:mock`), treatment images come from mocks/mock-images.ts instead of Prism, and
     // mocks/mock-examples.ts asks Prism for the example that belongs to the id in the path.
     // blueprintIconNames: Blueprint's table of icon names without change-case (scripts/vite-blueprint-icon-names.ts).
-    plugins: stripPrefix
-      ? [react(), blueprintIconNames(), mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml', env.MACULA_MOCK_PROFILE || undefined)]
-      : [react(), blueprintIconNames()],
+    plugins: [
+      react(),
+      blueprintIconNames(),
+      ...(stripPrefix ? [mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml', env.MACULA_MOCK_PROFILE || undefined)] : []),
+    ],
     resolve: { alias: aliases },
     server: {
       host: '127.0.0.1',

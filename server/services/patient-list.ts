@@ -146,6 +146,13 @@ function patientsOf(db: Database): PatientsById {
 
 /** The first pages of a list (this many patients) are read straight off the index until its ids are read. */
 const SHALLOW = 200;
+
+/**
+ * A page read straight off the index: unfiltered (filters that only the patient's columns answer through an
+ * index; a search or a plan status reads every patient) and among the first SHALLOW patients.
+ */
+const readsOffTheIndex = (filter: PatientFilter) =>
+  !(filter.search || filter.birthdayFrom || filter.birthdayTo || filter.planStatus || filter.patientId) && filter.page * filter.perPage <= SHALLOW;
 /**
  * Patients read at a time when a list's are filled in. On PGlite a query has a fixed cost of a few
  * milliseconds whatever it reads (20 patients 6 ms, 100 10 ms, 500 19 ms on the shared 2-core machine), and
@@ -189,12 +196,14 @@ const RECENT_CLINICS = 256;
  * The list as it opens, read again as soon as a change to the clinic's patients or sessions commits, where this
  * process learns of the change as it commits (PGlite): a list on screen asks again on the change's realtime
  * event, and its first page is then read already instead of by that request, which on PGlite would wait for the
- * one connection while the read runs. Only unfiltered pages among the first SHALLOW patients (one indexed read
+ * one connection while the read runs. Only pages read off the index (`readsOffTheIndex`: one indexed read
  * each), only pages read in the last minute, at most RECENT_PAGES per clinic; several changes before the read
  * starts are read for once.
  */
+type RecentPage = { filter: PatientFilter; list: string; at: number };
+
 class RecentPages {
-  private readonly clinics = new Map<string, Map<string, { filter: PatientFilter; list: string; at: number }>>();
+  private readonly clinics = new Map<string, Map<string, RecentPage>>();
   private readonly scheduled = new Set<string>();
 
   constructor(private readonly db: Database) {
@@ -204,9 +213,8 @@ class RecentPages {
   }
 
   note(clinicId: string, pageKey: string, filter: PatientFilter, list: string): void {
-    const narrowed = Boolean(filter.search || filter.birthdayFrom || filter.birthdayTo || filter.planStatus || filter.patientId);
-    if (narrowed || filter.page * filter.perPage > SHALLOW) return;
-    const recent = this.clinics.get(clinicId) ?? new Map<string, { filter: PatientFilter; list: string; at: number }>();
+    if (!readsOffTheIndex(filter)) return;
+    const recent = this.clinics.get(clinicId) ?? new Map<string, RecentPage>();
     // Last in each map's order: the most recently read.
     this.clinics.delete(clinicId);
     this.clinics.set(clinicId, recent);
@@ -278,9 +286,7 @@ export async function patientListPage(db: Database, clinicId: string, filter: Pa
 async function readPage(db: Database, clinicId: string, filter: PatientFilter, stamp: string | null, list: string): Promise<PatientListPage> {
   const offset = (filter.page - 1) * filter.perPage;
   const ids = stamp === null ? undefined : orders(db).current(list, stamp);
-  // Filters that only the patient's columns answer through an index; a search or a plan status reads every patient.
-  const narrowed = Boolean(filter.search || filter.birthdayFrom || filter.birthdayTo || filter.planStatus || filter.patientId);
-  if (stamp === null || (!ids && !narrowed && offset + filter.perPage <= SHALLOW)) {
+  if (stamp === null || (!ids && readsOffTheIndex(filter))) {
     const { total, rows } = await patientListRows(db, clinicId, filter, { limit: filter.perPage, offset });
     const data = rows.map(toPatient);
     if (stamp !== null) patientsOf(db).add(clinicId, stamp, data);

@@ -47,8 +47,8 @@ describe.skipIf(onPostgres)('the list as it opens, read ahead after a change', (
     expect(answer.status).toBe(200);
     return answer.body;
   };
-  const addPatient = (name: string) =>
-    server.db.insertInto('patients').values({ clinic_id: clinicId, name, second_name: 'Vorlauf', birthday: '1950-01-01', gender: 'female' }).execute();
+  const addPatient = (name: string, db: Pick<TestServer['db'], 'insertInto'> = server.db) =>
+    db.insertInto('patients').values({ clinic_id: clinicId, name, second_name: 'Vorlauf', birthday: '1950-01-01', gender: 'female' }).execute();
   /** Waits until no read has started for a while: the reads a change set off are done. */
   const settled = async () => {
     let before = -1;
@@ -97,9 +97,7 @@ describe.skipIf(onPostgres)('the list as it opens, read ahead after a change', (
     await settled();
     const before = reads.count;
     await server.db.transaction().execute(async (tx) => {
-      for (const name of ['Dora', 'Emma', 'Frida']) {
-        await tx.insertInto('patients').values({ clinic_id: clinicId, name, second_name: 'Vorlauf', birthday: '1950-01-01', gender: 'female' }).execute();
-      }
+      for (const name of ['Dora', 'Emma', 'Frida']) await addPatient(name, tx);
     });
     await settled();
     expect(reads.count - before).toBe(1);
