@@ -1,9 +1,10 @@
 // The contract as the server uses it: the bundled document, and its operations' x-roles.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import type { OperationId } from '../generated/operation-ids';
 
 export interface Operation {
-  operationId: string;
+  operationId: OperationId;
   method: string;
   path: string;
   roles: string[];
@@ -16,7 +17,7 @@ export function loadContract(): Record<string, unknown> {
 }
 
 export function operationsOf(contract: Record<string, unknown>): Operation[] {
-  const paths = contract.paths as Record<string, Record<string, { operationId: string; 'x-roles': string[] }>>;
+  const paths = contract.paths as Record<string, Record<string, { operationId: OperationId; 'x-roles': string[] }>>;
   return Object.entries(paths).flatMap(([path, item]) =>
     METHODS.filter((method) => item[method]).map((method) => ({
       operationId: item[method].operationId,

@@ -3,13 +3,14 @@
  */
 import type { Timestamp } from './timestamp';
 import type { AccessLogEntryActor } from './accessLogEntryActor';
+import type { AccessLogEntryDevice } from './accessLogEntryDevice';
 import type { AccessLogAction } from './accessLogAction';
 import type { AccessLogEntryOutcome } from './accessLogEntryOutcome';
 import type { AccessLogEntryIp } from './accessLogEntryIp';
 import type { AccessLogEntryPatient } from './accessLogEntryPatient';
 
 /**
- * One entry of the access log. `patient` is the patient the list was filtered by, else the entry's only patient (null when it names none or several); `patientCount` says how many it names (a list names the patients of its page).
+ * One entry of the access log. `patient` is the patient the list was filtered by, else the entry's only patient (null when it names none or several); `patientCount` says how many it names (a list names the patients of its page). An entry of a laser's sync app names the `device` (its `actor` is null); an entry of neither a user nor a device is the server's own (for example a device found offline).
  */
 export interface AccessLogEntry {
   /** The entry's id. */
@@ -22,6 +23,7 @@ export interface AccessLogEntry {
   at: Timestamp;
   /** Who did it; null for the system (background processing) or an unknown account. */
   actor: AccessLogEntryActor;
+  device: AccessLogEntryDevice;
   action: AccessLogAction;
   outcome: AccessLogEntryOutcome;
   /** The client's address as the server saw it (behind TRUST_PROXY, the forwarded one). */

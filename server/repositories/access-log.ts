@@ -95,6 +95,10 @@ export async function accessLogPage(db: Queryable, clinicId: string, filter: Acc
   const { total } = await base.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow();
   const rows = await base
     .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'a.actor_id').on('u.clinic_id', '=', clinicId))
+    // A sync app's entry names its device as the target (server/services/device-sync.ts, deviceEntry).
+    .leftJoin('devices as d', (join) =>
+      join.on(sql<SqlBool>`a.actor_role = 'device' and a.target_type = 'device' and d.id::text = a.target_id`).on('d.clinic_id', '=', clinicId),
+    )
     .select([
       'a.id',
       'a.seq',
@@ -108,6 +112,8 @@ export async function accessLogPage(db: Queryable, clinicId: string, filter: Acc
       'u.first_name',
       'u.last_name',
       'u.physician_name',
+      'd.id as device_id',
+      'd.device_id as device_serial',
     ])
     .orderBy('a.seq', 'desc')
     .limit(page.perPage)

@@ -1,5 +1,6 @@
 // The bearer security handler and the role check that follows it (x-roles of the contract).
 import type { FastifyRequest } from 'fastify';
+import type { OperationId } from '../../generated/operation-ids';
 import type { AppContext } from '../context';
 import { VersionedCache, versionStamp } from '../db/freshness';
 import type { Database } from '../db/tables';
@@ -153,7 +154,7 @@ const WHILE_PASSWORD_CHANGE_REQUIRED = new Set(['getProfile', 'changePassword', 
 const WHILE_TWO_FACTOR_ENROLMENT_REQUIRED = new Set(['getProfile', 'logout', 'updateProfile', 'startTwoFactorEnrolment', 'confirmTwoFactor']);
 
 /** Runs after authentication: the caller's role must be in the operation's x-roles. */
-export async function authorize(ctx: AppContext, request: FastifyRequest, operationId: string, roles: string[]) {
+export async function authorize(ctx: AppContext, request: FastifyRequest, operationId: OperationId, roles: string[]) {
   if (roles.includes('public')) return;
   // A device (server/security/device-auth.ts) calls the operations of role `device` and no other.
   if (request.device) {

@@ -35,6 +35,7 @@ export async function listAccessLog(ctx: AppContext, actor: Actor, q: ListAccess
             role: row.actor_role,
           }
         : null,
+      device: row.device_id !== null && row.device_serial !== null ? { id: row.device_id, deviceId: row.device_serial } : null,
       action: row.action,
       outcome: row.outcome as AccessLogEntry['outcome'],
       ip: row.ip,

@@ -3,6 +3,7 @@
 // docs/security.md); the table is append-only and hash-chained by its triggers (migration 0015).
 import type { Actor, Origin } from '../actor';
 import type { Queryable } from '../db/tables';
+import type { AuditAction } from './audit-actions';
 import { type AuditRow, insertAuditEntry } from '../repositories/access-log';
 
 /** Who an entry is recorded for: a signed-in actor, or only the origin of a public call. */
@@ -11,7 +12,7 @@ export type AuditSource = Origin | Actor;
 export const actorIn = (source: AuditSource | null): Partial<Actor> => (source && 'userId' in source ? source : {});
 
 export interface AuditEntry {
-  action: string;
+  action: AuditAction;
   outcome: 'success' | 'failure' | 'denied';
   clinicId?: string | null;
   actorId?: string | null;

@@ -14,6 +14,7 @@ import { nextPasswordChange, policyFor, type UserPolicy } from '../security/poli
 import { confirmPassword } from '../security/throttle';
 import { notifyPasswordChanged } from './account-notices';
 import { audit } from './audit';
+import type { AuditAction } from './audit-actions';
 import { notify } from './notifications';
 import { freshlySignedIn, type SessionState } from './sessions';
 
@@ -64,7 +65,7 @@ export async function confirmCurrentPassword(
   actor: Actor,
   user: { id: string; password_hash: string | null },
   password: string,
-  action: string,
+  action: AuditAction,
 ): Promise<boolean> {
   if (await confirmPassword(ctx, user, password)) return true;
   await audit(ctx.db, actor, { action, outcome: 'failure', targetType: 'user', targetId: user.id, detail: { reason: 'wrong_current_password' } });

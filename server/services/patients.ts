@@ -39,6 +39,7 @@ import {
   updateActivePatient,
 } from '../repositories/patients';
 import { audit } from './audit';
+import type { AuditAction } from './audit-actions';
 import { auditRead } from './audit-reads';
 import { notify } from './notifications';
 import { patientListPage, type PatientListPage, toPatient } from './patient-list';
@@ -288,7 +289,7 @@ export async function requestDeletion(ctx: AppContext, actor: Actor, id: string,
   return getPatientOrThrow(ctx.db, actor.clinicId, id, false);
 }
 
-const TRANSITIONS: Record<PatientBulkAction, { from: PatientStatus; to: PatientStatus; audit: string }> = {
+const TRANSITIONS: Record<PatientBulkAction, { from: PatientStatus; to: PatientStatus; audit: AuditAction }> = {
   archive: { from: 'active', to: 'archived', audit: 'patient.archived' },
   unarchive: { from: 'archived', to: 'active', audit: 'patient.unarchived' },
   restore: { from: 'deleting', to: 'active', audit: 'patient.restored' },

@@ -32,6 +32,7 @@ import { planImage, updatePlan } from '../repositories/plans';
 import { activeTreatmentRow } from '../repositories/treatments';
 import { userDisplayName } from '../repositories/people';
 import { audit } from './audit';
+import type { AuditAction } from './audit-actions';
 import { checkContextOf, checkedPlanOf, clinicalLimitsOf, planSafetyOf, treatmentDeviceOf } from './clinical-safety';
 import { sessionLocked } from './treatment-changes';
 import { findTreatmentRow, laserSettingsOf, planOf } from './treatments';
@@ -189,7 +190,7 @@ async function saveStep(
   ctx: AppContext,
   actor: Actor,
   treatmentId: string,
-  audited: string,
+  audited: AuditAction,
   revision: number,
   earliest: { index: number; key: MessageKey; exactly?: boolean },
   step: (loaded: Loaded) => StepResult | Promise<StepResult>,

@@ -17,6 +17,7 @@ import { treatmentDeviceRow } from '../repositories/plans';
 import * as transfers from '../repositories/transfers';
 import { activeTreatmentRow, treatmentById } from '../repositories/treatments';
 import { audit } from './audit';
+import type { AuditAction } from './audit-actions';
 import { checkedPlanOf, clinicalLimitsOf, treatmentDeviceOf } from './clinical-safety';
 import { type DeviceCaller, deviceEntry } from './device-sync';
 import { intactParameterSet } from './parameter-set';
@@ -158,7 +159,7 @@ export async function reportDelivery(ctx: AppContext, device: DeviceCaller, id: 
  * A transfer's step, audited with the session's patient in the step's own transaction (a receipt or report is
  * never kept without its entry, nor the entry without it). Answers the session, for its screens to be told.
  */
-async function recordStep(tx: Queryable, device: DeviceCaller, transfer: TransferRow, action: string, detail: Record<string, unknown>) {
+async function recordStep(tx: Queryable, device: DeviceCaller, transfer: TransferRow, action: AuditAction, detail: Record<string, unknown>) {
   const row = await treatmentById(tx, transfer.treatment_id);
   await audit(tx, device, {
     ...deviceEntry(device),

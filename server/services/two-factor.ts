@@ -17,6 +17,7 @@ import { hashToken, newToken } from '../security/tokens';
 import { matchingStep, newTotpSecret, totpUri } from '../security/totp';
 import { notifyAccountChange } from './account-notices';
 import { audit } from './audit';
+import type { AuditAction } from './audit-actions';
 import { confirmCurrentPassword } from './passwords';
 import { clinicUser } from './profile';
 import { freshlySignedIn, type SessionState } from './sessions';
@@ -115,7 +116,7 @@ export async function isRememberedDevice(ctx: AppContext, userId: string, token:
 // ---- The signed-in user's second factor, and the IT admin's reset -----------------------------------
 
 /** The current password, counted on the user's own re-authentication key; 422 on the field when wrong. */
-async function assertCurrentPassword(ctx: AppContext, actor: Actor, user: UserRow, password: string, action: string): Promise<void> {
+async function assertCurrentPassword(ctx: AppContext, actor: Actor, user: UserRow, password: string, action: AuditAction): Promise<void> {
   if (!(await confirmCurrentPassword(ctx, actor, user, password, action))) throw invalid({ currentPassword: ['validation.current_password_wrong'] });
 }
 

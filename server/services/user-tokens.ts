@@ -3,6 +3,7 @@
 import type { Origin } from '../actor';
 import type { Database } from '../db/tables';
 import { audit } from './audit';
+import type { AuditAction } from './audit-actions';
 
 /**
  * Records the use of a link as its owner's own act (whoever holds the link proved to be them), from the origin
@@ -12,7 +13,7 @@ export const auditLinkUse = (
   db: Database,
   origin: Origin,
   link: { userId: string; clinic_id: string; role: string },
-  action: string,
+  action: AuditAction,
   detail?: Record<string, unknown>,
 ) =>
   audit(db, origin, {

@@ -63,6 +63,7 @@ const SAME_IN_BOTH = new Set([
   'devices:filters.offline',
   'devices:status.online',
   'devices:status.offline',
+  'accessLog:device', // "Laser {{deviceId}}": the device's ID after a word that is German too
   'notifications:settings.system', // "System" is German too
   'report:patient.name', // "Name" is German too
   'report:image.legend.fovea',

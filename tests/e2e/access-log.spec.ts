@@ -35,6 +35,14 @@ test('access log: a patient’s history from the patient list, filtered, and as 
   await expect(page.getByRole('table').locator('tbody tr').first()).toBeVisible();
   await expectNoAxeViolations(page);
 
+  // What a laser's sync app did is named in the reader's language, with the laser that did it (the demo clinic's
+  // laser reported a treatment).
+  await page.getByLabel(l.filters.action, { exact: true }).selectOption({ label: l.actions.deviceDeliveryTreated });
+  const treated = page.getByRole('table').locator('tbody tr').first();
+  await expect(treated).toContainText(l.actions.deviceDeliveryTreated);
+  await expect(treated.locator('td').nth(1)).toHaveText(new RegExp(`^${l.device.replace('{{deviceId}}', '[\\w.-]+')}${l.deviceRole}$`));
+  await page.getByRole('button', { name: l.filters.reset }).click();
+
   // A patient's row in the patient list leads to their history.
   await page.getByRole('link', { name: texts.common.areas.adminPatients }).click();
   await page.getByRole('searchbox', { name: texts.adminPatients.search }).fill(tag);

@@ -15,7 +15,9 @@ export function startSyncApp(code: string, options: SyncAppOptions = {}) {
   const state = mkdtempSync(join(tmpdir(), 'macula-sync-app-'));
   const args = ['scripts/device-sync/main.ts', '--server', REFERENCE_URL, '--enrol', code, '--state', state];
   if (options.simulateTreatment) args.push('--outbox', join(state, 'outbox'), '--simulate-treatment');
-  const app = spawn(join('node_modules', '.bin', 'tsx'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Node itself with tsx as its loader, not tsx's command: that one relays a SIGTERM to the app and kills it (exit
+  // 143) unless the app answers within 30 ms, which a busy 2-core machine can miss (a journey failed so).
+  const app = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   app.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   app.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -131,6 +131,22 @@ describe('reading the access log', () => {
     expect(reversed.body.errors).toEqual({ to: ['Das Ende muss nach dem Anfang liegen.'] });
   });
 
+  it('names the device whose sync app acted, and a staff user’s entry names no device', async () => {
+    const added = await server.call<Body>('POST', '/clinic/devices', {
+      ...as('admin'),
+      json: { deviceId: 'NAV-LOG-0001', opticalHeadId: 'OH-1', camera: 'Fundus CCD 5MP', description: 'Laser room 1' },
+    });
+    expect(added.status).toBe(201);
+    const enrolled = await server.call<Body>('POST', '/device/enrolment', { token: null, json: { code: added.body.data.enrolment.code, syncAppVersion: '1.0.0' } });
+    expect(enrolled.status).toBe(200);
+
+    const [enrolment] = (await log('?action=device.enrolled')).data;
+    expect(enrolment).toMatchObject({ actor: null, device: { id: added.body.data.device.id, deviceId: 'NAV-LOG-0001' } });
+    // The IT admin who added it is the actor of that entry; the device is only its target.
+    const [adding] = (await log('?action=device.added')).data;
+    expect(adding).toMatchObject({ actor: { id: users.admin.id }, device: null });
+  });
+
   it('shows a clinic only its own entries and refuses clinical staff', async () => {
     expect((await log(`?patientId=${patientId}`, 'otherAdmin')).meta.total).toBe(0);
     const all = await log('?perPage=100', 'otherAdmin');

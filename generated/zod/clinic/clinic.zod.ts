@@ -528,6 +528,10 @@ export const listAccessLogResponse = zod.object({
   "name": zod.string().nullable().describe('Display name (physician name when set, else first and last name); null when the account is gone.'),
   "role": zod.string().nullable().describe('The role the user had when acting (one of the staff roles).')
 }).describe('The staff user who did it, as they are named now.'),zod.null()]).describe('Who did it; null for the system (background processing) or an unknown account.'),
+  "device": zod.union([zod.object({
+  "id": zod.uuid(),
+  "deviceId": zod.string().describe('The device ID (serial number) as the Devices screen lists it.')
+}).describe('The laser whose sync app did it, by its device ID.'),zod.null()]),
   "action": zod.string().max(listAccessLogResponseDataItemActionMax).regex(listAccessLogResponseDataItemActionRegExp).describe('What was done, a stable name such as `patient.read`, `patient.list`, `treatment.image_read`, `plan.sign_off` or `patient.erased` (the SPA names it in the reader\'s language; names added later are shown as they are).'),
   "outcome": zod.enum(['success', 'failure', 'denied']),
   "ip": zod.string().nullable().describe('The client\'s address as the server saw it (behind TRUST_PROXY, the forwarded one).'),
@@ -536,7 +540,7 @@ export const listAccessLogResponse = zod.object({
   "name": zod.string().nullable().describe('Given and family name; null once the patient was erased (the log keeps the id only).')
 }).describe('A patient the entry names.'),zod.null()]),
   "patientCount": zod.number().min(listAccessLogResponseDataItemPatientCountMin)
-}).describe('One entry of the access log. `patient` is the patient the list was filtered by, else the entry\'s only patient (null when it names none or several); `patientCount` says how many it names (a list names the patients of its page).')),
+}).describe('One entry of the access log. `patient` is the patient the list was filtered by, else the entry\'s only patient (null when it names none or several); `patientCount` says how many it names (a list names the patients of its page). An entry of a laser\'s sync app names the `device` (its `actor` is null); an entry of neither a user nor a device is the server\'s own (for example a device found offline).')),
   "meta": zod.object({
   "page": zod.number().min(1).max(listAccessLogResponseMetaPageMax),
   "perPage": zod.number().min(1).max(listAccessLogResponseMetaPerPageMax),

@@ -62,10 +62,14 @@ export function AccessLogPage() {
   const [exportProblem, setExportProblem] = useState<string | null>(null);
 
   const roleOf = (entry: AccessLogEntry) => {
+    if (entry.device) return t('deviceRole');
     const role = canonicalRole(entry.actor?.role);
     return role ? t(`common:roles.${role}`) : '';
   };
-  const userOf = (entry: AccessLogEntry) => (entry.actor ? (entry.actor.name ?? t('formerStaff')) : t('system'));
+  const userOf = (entry: AccessLogEntry) => {
+    if (entry.actor) return entry.actor.name ?? t('formerStaff');
+    return entry.device ? t('device', { deviceId: entry.device.deviceId }) : t('system');
+  };
   const actionOf = (entry: AccessLogEntry) => {
     const key = actionKey(entry.action);
     return key ? t(`actions.${key}`) : entry.action;

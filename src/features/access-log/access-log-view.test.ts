@@ -37,6 +37,7 @@ describe('the CSV', () => {
     seq: 7,
     at: '2026-11-21T10:02:44Z',
     actor: { id: '9a4e2c71-6d3b-4f85-b0e2-1c7d5a9f3b62', name: '=cmd|calc', role: 'clinic_physicians' },
+    device: null,
     action: 'patient.read',
     outcome: 'success',
     ip: '10.20.4.17',
