@@ -18,6 +18,9 @@ export default defineConfig(
     'dist/**',
     // The bundled contract checker (npm run build:contract-check).
     'dist-tools/**',
+    // Builds in progress: beside dist/, and the prerendered pages' server-side build (scripts/prerender.mjs).
+    'dist.next-*/**',
+    '.prerender-*/**',
     'node_modules/**',
     'data/**',
     'coverage/**',

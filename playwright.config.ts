@@ -4,9 +4,12 @@ import type { Language } from './generated/model/language';
 import type { JourneyOptions } from './tests/e2e/fixtures';
 import { REFERENCE_URL } from './tests/e2e/reference-server';
 
-// Playwright cannot download its browsers on our machines: use Debian's Chromium where it is installed.
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-const launchOptions = existsSync(SYSTEM_CHROMIUM)
+// Playwright cannot download its browsers on our machines: use Debian's where it is installed. The headless shell
+// (package chromium-headless-shell) is what Playwright itself runs headless tests in: Chromium without the
+// browser around it, which spends less of our two cores than the full browser. `--headed` needs the full one:
+// PW_CHROMIUM=/usr/bin/chromium.
+const SYSTEM_CHROMIUM = process.env.PW_CHROMIUM ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file));
+const launchOptions = SYSTEM_CHROMIUM
   ? {
       executablePath: SYSTEM_CHROMIUM,
       args: [

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import filterRules from 'postcss-filter-rules';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import { mockExamples } from './mocks/mock-examples';
 import { mockImages } from './mocks/mock-images';
@@ -14,6 +15,9 @@ export const aliases = [
   { find: '@generated', replacement: fileURLToPath(new URL('./generated', import.meta.url)) },
   { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod.ts', import.meta.url)) },
 ];
+
+/** A selector of Blueprint's dark theme. */
+const DARK_THEME = /\.bp6-dark\b|\[data-bp-color-scheme=["']?dark["']?\]/;
 
 /**
  * Where the dev server sends `/api/*`, from the environment (or a `.env` file):
@@ -46,6 +50,10 @@ export default defineConfig(({ mode }) => {
       ...(stripPrefix ? [mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml', env.MACULA_MOCK_PROFILE || undefined)] : []),
     ],
     resolve: { alias: aliases },
+    // Blueprint's dark theme applies under a `.bp6-dark` or `[data-bp-color-scheme=dark]` ancestor, which the
+    // product never sets (Blueprint's popovers take `.bp6-dark` only from a dark parent). Its selectors are left
+    // out of the stylesheet every page parses and matches first (a rule left without selectors goes).
+    css: { postcss: { plugins: [filterRules({ filter: (selector: string) => !DARK_THEME.test(selector) })] } },
     server: {
       host: '127.0.0.1',
       port,
@@ -65,6 +73,9 @@ export default defineConfig(({ mode }) => {
       sourcemap: 'hidden',
       manifest: true,
       rolldownOptions: {
+        // The shell, and the entry of the pages sent as HTML, which loads the shell's entry after the first
+        // paint (src/main-after-paint.ts; scripts/prerender.mjs puts it in those pages).
+        input: { index: 'index.html', 'after-paint': 'src/main-after-paint.ts' },
         // generated/zod builds every schema of a tag when its file is first imported (43 for `auth`, some
         // 190 ms of a phone's first load of /sign-in, which needs one). Building a schema has no effect
         // beyond its value, so schemas no module uses are left out of the bundle.

@@ -5,14 +5,16 @@
  * server that serves `dist/` meanwhile never meets a half-written folder (a page answered 404 during a
  * rebuild before). In between:
  * 1. the bundle report (scripts/bundle-report.mjs: routes, budgets, the sign-in rule), which fails the build;
- * 2. the source maps it read are removed: they are for developers, never served;
- * 3. every compressible file gets a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside it,
+ * 2. the public pages as HTML in each language (scripts/prerender.mjs), which the server sends for their paths;
+ * 3. the source maps it read are removed: they are for developers, never served;
+ * 4. every compressible file gets a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside it,
  *    which the server sends by Accept-Encoding (server/http/serving.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { prerenderInto } from './prerender.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const target = path.join(root, 'dist');
@@ -59,7 +61,7 @@ function swapIn() {
   rmSync(old, { recursive: true, force: true });
 }
 
-function main() {
+async function main() {
   const node = process.execPath;
   try {
     // Vite in a process of its own: it sets NODE_ENV=production in the process it builds in.
@@ -68,10 +70,11 @@ function main() {
       stdio: 'inherit',
     });
     execFileSync(node, [path.join(root, 'scripts/bundle-report.mjs'), next], { cwd: root, stdio: 'inherit' });
+    const pages = await prerenderInto(next);
     const maps = removeSourceMaps(next);
     const compressed = precompress(next);
     swapIn();
-    console.log(`SPA built into dist/ (${compressed} files with .br and .gz beside them, ${maps} source maps left out).`);
+    console.log(`SPA built into dist/ (${pages} pages prerendered, ${compressed} files with .br and .gz beside them, ${maps} source maps left out).`);
   } catch (error) {
     rmSync(next, { recursive: true, force: true });
     console.error(`build failed; dist/ is unchanged${error instanceof Error && 'status' in error ? '' : `: ${error}`}`);
@@ -79,4 +82,4 @@ function main() {
   }
 }
 
-if (process.argv[1] === import.meta.filename) main();
+if (process.argv[1] === import.meta.filename) await main();

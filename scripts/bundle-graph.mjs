@@ -65,7 +65,8 @@ export const ROUTER = 'src/app/router.tsx';
  * @returns {string} the key of the one entry chunk
  */
 export function entryKey(manifest) {
-  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+  // The shell's entry; the entry of the prerendered pages (src/main-after-paint.ts) only imports it later.
+  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry && key.endsWith('.html'));
   if (entries.length !== 1) throw new Error(`expected one entry chunk in the manifest, found ${entries.length}`);
   return entries[0];
 }

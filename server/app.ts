@@ -2,9 +2,10 @@
 // the SPA with history fallback. Handlers come from handlers/, keyed by operationId.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
 import { forRouting, loadContract, operationsOf } from './contract';
 import type { AppContext } from './context';
@@ -113,18 +114,31 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     else await authenticate(ctx, request);
     await authorize(ctx, request, operation.operationId, operation.roles);
   });
-  // Every file staged for a request is removed once it is answered or abandoned, whatever became of it
-  // (an accepted file was moved away already). A staging still under way is waited for first.
-  const stagedUploads = new WeakMap<object, Promise<StagedFile>[]>();
-  const discardStaged = async (request: object) => {
-    const stagings = stagedUploads.get(request) ?? [];
-    stagedUploads.delete(request);
-    for (const outcome of await Promise.allSettled(stagings)) {
+  // Every file staged for a request is removed once its response is closed: answered, abandoned by the client,
+  // or its connection gone (an accepted file was moved away already). The response's own 'close' says so in
+  // every case, where Fastify's onResponse and onRequestAbort hooks miss a connection that closes before the
+  // response finishes. A staging still under way is stopped first (its part's stream destroyed), so that none
+  // waits with its file on disk for a stream that no longer ends; one that begins after the close is stopped
+  // at once.
+  type Staging = { source: Readable; staged: Promise<StagedFile> };
+  const stagings = new WeakMap<object, Staging[]>();
+  const closedUploads = new WeakSet<object>();
+  const discard = async (list: Staging[]) => {
+    for (const { source } of list) source.destroy();
+    for (const outcome of await Promise.allSettled(list.map(({ staged }) => staged))) {
       if (outcome.status === 'fulfilled') await ctx.files.discard(outcome.value);
     }
   };
-  app.addHook('onResponse', async (request) => discardStaged(request));
-  app.addHook('onRequestAbort', async (request) => discardStaged(request));
+  const warnNotRemoved = (request: FastifyRequest) => (error: unknown) => request.log.warn({ err: error }, 'a staged upload could not be removed');
+  app.addHook('onRequest', async (request, reply) => {
+    if (!UPLOAD_ROUTES.includes(request.routeOptions.url ?? '')) return;
+    reply.raw.once('close', () => {
+      closedUploads.add(request);
+      const list = stagings.get(request) ?? [];
+      stagings.delete(request);
+      discard(list).catch(warnNotRemoved(request));
+    });
+  });
   await app.register(formbody);
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
@@ -132,9 +146,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // Exam files are streamed to the staging folder (hashed on the way); other files (avatars) are small.
     async onFile(part) {
       if (UPLOAD_ROUTES.includes(this.routeOptions.url ?? '') && part.fieldname === 'file') {
-        const staging = ctx.files.stage(part.file, part.filename ?? '', () => part.file.truncated);
-        stagedUploads.set(this, [...(stagedUploads.get(this) ?? []), staging]);
-        (part as { value?: unknown }).value = await staging;
+        const staging = { source: part.file, staged: ctx.files.stage(part.file, part.filename ?? '', () => part.file.truncated) };
+        if (closedUploads.has(this)) discard([staging]).catch(warnNotRemoved(this));
+        else stagings.set(this, [...(stagings.get(this) ?? []), staging]);
+        try {
+          (part as { value?: unknown }).value = await staging.staged;
+        } catch (error) {
+          // Stopped because the response is closed: nobody waits for this request any more.
+          if (!closedUploads.has(this)) throw error;
+        }
       } else {
         // An avatar: refused as soon as it grows past its 3 MB.
         (part as { value?: unknown }).value = await readAvatarPart(part.file);

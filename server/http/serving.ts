@@ -3,7 +3,10 @@
 import compress from '@fastify/compress';
 import fastifyStatic, { type SetHeadersResponse } from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import Negotiator from 'negotiator';
+import type { Lang } from '../i18n';
 import { badRequest, notFound } from './errors';
 
 /** Hashed build output: a new build gives new names, so a browser may keep each file for a year. */
@@ -69,13 +72,27 @@ export async function installCompression(app: FastifyInstance): Promise<void> {
   });
 }
 
+/** Where scripts/prerender.mjs writes the public pages as HTML: `<lang>/<path>.html` below the build. */
+const PRERENDERED_DIR = 'prerendered';
+const PAGE_LANGUAGES: readonly Lang[] = ['en', 'de'];
+/** The SPA's note of its UI language (src/lib/i18n.ts, LANGUAGE_COOKIE). */
+const LANGUAGE_COOKIE = /(?:^|;\s*)lang=(en|de)(?=;|$)/;
+
+/** The language a page is sent in: the SPA's own choice when it left one, else the browser's, else English. */
+export function pageLanguage(request: FastifyRequest): Lang {
+  const chosen = LANGUAGE_COOKIE.exec(request.headers.cookie ?? '')?.[1] as Lang | undefined;
+  return chosen ?? (new Negotiator(request.raw).language([...PAGE_LANGUAGES]) as Lang | undefined) ?? 'en';
+}
+
 function cacheHeaders(spaDir: string) {
   const assets = `${spaDir}${sep}assets${sep}`;
+  const prerendered = `${spaDir}${sep}${PRERENDERED_DIR}${sep}`;
   return (res: SetHeadersResponse, path: string) => {
     const inAssets = path.startsWith(assets);
-    res.setHeader('Cache-Control', inAssets ? ASSET_CACHE : path.endsWith(`${sep}index.html`) ? PAGE_CACHE : OTHER_CACHE);
-    // The same URL answers brotli, gzip or plain bytes depending on the request: caches must keep them apart.
-    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('Cache-Control', inAssets ? ASSET_CACHE : path.endsWith('.html') ? PAGE_CACHE : OTHER_CACHE);
+    // The same URL answers brotli, gzip or plain bytes depending on the request, and a prerendered page in the
+    // language of its cookie or Accept-Language: caches must keep them apart.
+    res.setHeader('Vary', path.startsWith(prerendered) ? 'Accept-Encoding, Accept-Language, Cookie' : 'Accept-Encoding');
   };
 }
 
@@ -95,14 +112,25 @@ export async function installSpa(app: FastifyInstance, spaDir: string): Promise<
   });
 }
 
+/** The page of `path` as the build rendered it in `language`, relative to the build; null if it has none. */
+function prerenderedPage(spaDir: string, path: string, language: Lang): string | null {
+  const page = path.replace(/\/+$/, '');
+  // Only a path of letters, digits and dashes names a file the build may have written.
+  if (!/^(?:\/[a-z0-9-]+)+$/.test(page)) return null;
+  const file = `${PRERENDERED_DIR}/${language}${page}.html`;
+  return existsSync(join(spaDir, file)) ? file : null;
+}
+
 /**
  * The SPA's routes are client-side: an unknown page path (GET, outside /api, no file extension) gets
- * index.html; unknown files and API paths are left to the 404 envelope (null).
+ * index.html, or the page the build rendered for that path in the visitor's language (scripts/prerender.mjs);
+ * unknown files and API paths are left to the 404 envelope (null).
  */
 export function spaPageFallback(spaDir: string | null) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply | null => {
     const path = decodedPath(request.url.split('?')[0]);
     const wantsPage = spaDir && path !== null && request.method === 'GET' && !path.startsWith('/api') && !/\.\w+$/.test(path);
-    return wantsPage ? reply.sendFile('index.html') : null;
+    if (!wantsPage) return null;
+    return reply.sendFile(prerenderedPage(spaDir, path, pageLanguage(request)) ?? 'index.html');
   };
 }

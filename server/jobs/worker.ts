@@ -32,7 +32,7 @@ export interface Worker {
   id: string;
   /** Looks for work now (after an upload) instead of at the next poll. */
   wake(): void;
-  /** Resolves when the queue holds nothing ready and the worker is idle (tests, seeding). */
+  /** Resolves after a look at the queue begun after the call found nothing ready (tests, seeding). */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -153,10 +153,13 @@ export function startWorker(ctx: AppContext, definitions: Record<string, JobDefi
         if (timer) clearTimeout(timer);
         tick();
       }),
+    // A drain already under way may have looked before the caller's change (a job queued, the clock moved):
+    // the answer waits for a drain that began after the call.
     idle: () =>
       new Promise<void>((resolve) => {
         idleWaiters.push(resolve);
-        if (!running) inOwnContext(tick);
+        if (running) wokenWhileRunning = true;
+        else inOwnContext(tick);
       }),
     async stop() {
       stopped = true;

@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 
 /** An upload written to the staging folder, not yet part of the store. */
 export interface StagedFile {
@@ -142,9 +142,13 @@ export function stagingArea(dir: string): Pick<FileStore, 'stage' | 'discard' | 
           callback(null, chunk);
         },
       });
+      const file = createWriteStream(path);
       try {
-        await pipeline(source, count, createWriteStream(path));
+        await pipeline(source, count, file);
       } catch (error) {
+        // The pipeline fails as soon as its source does, while the file may still be being opened: removed
+        // before the open completes, it would be created afterwards and stay (a body cut short, under load).
+        await finished(file).catch(() => {});
         await rm(path, { force: true });
         throw error;
       }

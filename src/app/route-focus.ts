@@ -26,13 +26,13 @@ function focusHeading(heading: HTMLElement): void {
  */
 export function useRouteFocus(): void {
   const { pathname } = useLocation();
-  const firstLoad = useRef(true);
+  // The path whose page has been shown: the first one (the page loaded) needs no move, and an effect run again
+  // for the same path (React's StrictMode runs each twice in development) is no route change.
+  const shownPath = useRef(pathname);
 
   useEffect(() => {
-    if (firstLoad.current) {
-      firstLoad.current = false;
-      return undefined;
-    }
+    if (shownPath.current === pathname) return undefined;
+    shownPath.current = pathname;
     const tryFocus = (): boolean => {
       const heading = headingOf();
       if (!heading) return false;

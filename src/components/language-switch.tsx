@@ -2,6 +2,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Select } from '@/components/select';
+import { useHydrated } from '@/components/use-hydrated';
 import { chooseLanguage, LANGUAGES, toUiLanguage, type UiLanguage } from '@/lib/i18n';
 
 /**
@@ -12,6 +13,8 @@ export function LanguageSwitch({ onChoose }: { onChoose?: (language: UiLanguage)
   const { t, i18n } = useTranslation();
   const id = useId();
   const current = toUiLanguage(i18n.resolvedLanguage ?? i18n.language) ?? 'en';
+  // A choice made before React has taken over a page that arrived as HTML would change nothing and be undone.
+  const hydrated = useHydrated();
 
   return (
     <span className="mp-language-switch">
@@ -21,6 +24,7 @@ export function LanguageSwitch({ onChoose }: { onChoose?: (language: UiLanguage)
       <Select
         id={id}
         value={current}
+        disabled={!hydrated}
         minimal
         onChange={(event) => {
           const language = toUiLanguage(event.currentTarget.value);

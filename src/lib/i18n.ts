@@ -105,10 +105,27 @@ export function detectLanguage(): UiLanguage {
   return FALLBACK_LANGUAGE;
 }
 
+/**
+ * The cookie that tells the server the UI language, so that it sends a public page's HTML in it
+ * (server/http/serving.ts): the language only, no identifier, kept for a year.
+ */
+export const LANGUAGE_COOKIE = 'lang';
+
+function writeLanguageCookie(language: string): void {
+  const known = toUiLanguage(language);
+  if (known && typeof document !== 'undefined') {
+    const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+    document.cookie = `${LANGUAGE_COOKIE}=${known}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
+  }
+}
+
 const languageDetector: LanguageDetectorModule = {
   type: 'languageDetector',
   detect: detectLanguage,
-  cacheUserLanguage: (language) => writeLocal(LANGUAGE_STORAGE_KEY, language),
+  cacheUserLanguage: (language) => {
+    writeLocal(LANGUAGE_STORAGE_KEY, language);
+    writeLanguageCookie(language);
+  },
 };
 
 /** An explicit choice by the user (language switch): also kept as the saved preference. */

@@ -70,6 +70,26 @@ describe('onLogoutInOtherTab', () => {
     expect(onLogout).toHaveBeenCalledOnce();
   });
 
+  it('reacts at once to a logout signalled before it listened, when this tab still holds a token from before it', () => {
+    sessionStorage.setItem('token', 'copied-from-the-tab-that-opened-this-one');
+    localStorage.setItem(LOGOUT_SIGNAL_KEY, '1700000000000');
+    const onLogout = vi.fn();
+    onLogoutInOtherTab(onLogout)();
+    expect(onLogout).toHaveBeenCalledOnce();
+  });
+
+  it('does not react at once to an old signal without a token, nor to a token after a sign-in (which removes the signal)', () => {
+    localStorage.setItem(LOGOUT_SIGNAL_KEY, '1700000000000');
+    const signedOut = vi.fn();
+    onLogoutInOtherTab(signedOut)();
+    expect(signedOut).not.toHaveBeenCalled();
+
+    startSession(new QueryClient(), 'new-token', false);
+    const signedIn = vi.fn();
+    onLogoutInOtherTab(signedIn)();
+    expect(signedIn).not.toHaveBeenCalled();
+  });
+
   it.each([
     ['a sign-in elsewhere (token set)', storageEvent({ key: 'token', oldValue: null, newValue: 'secret' })],
     ['the signal removed', storageEvent({ key: LOGOUT_SIGNAL_KEY, newValue: null })],

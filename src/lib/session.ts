@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { clearToken, removeStorage, setToken, TOKEN_KEY, writeStorage } from './auth-storage';
+import { clearToken, getToken, readStorage, removeStorage, setToken, TOKEN_KEY, writeStorage } from './auth-storage';
 import { clearPersistedCache } from './query-persistence';
 import { forgetRecentPatients } from './recent-patients';
 
@@ -36,6 +36,11 @@ export function endSession(queryClient: QueryClient, { tellOtherTabs = true } = 
 /**
  * Calls `onLogout` when another tab ends the session: its logout signal arrives, or the shared
  * (remembered) token disappears. Returns the unsubscribe function.
+ *
+ * Also at once, when this tab holds a token and the signal is already there: another tab logged out before this
+ * one listened (a tab opened from a signed-in one gets a copy of its sessionStorage, and its app may still be
+ * starting when the first tab logs out). A sign-in removes the signal, so a token beside it is from before
+ * that logout.
  */
 export function onLogoutInOtherTab(onLogout: () => void): () => void {
   const listener = (event: StorageEvent) => {
@@ -46,5 +51,6 @@ export function onLogoutInOtherTab(onLogout: () => void): () => void {
     if (signalled || tokenRemoved) onLogout();
   };
   window.addEventListener('storage', listener);
+  if (getToken() !== null && readStorage('localStorage', LOGOUT_SIGNAL_KEY) !== null) onLogout();
   return () => window.removeEventListener('storage', listener);
 }

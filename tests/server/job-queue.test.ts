@@ -94,6 +94,44 @@ describe('the queue', () => {
 });
 
 describe('the worker', () => {
+  it('answers idle() only after a look at the queue begun after the call, not with a poll that looked before', async () => {
+    // The poll reads the clock, then asks the database; the test moves the clock and asks for idle() in
+    // between, as a test does when the poll timer fires just before it. That poll found the job not yet due.
+    let onNextRead: (() => void) | null = null;
+    const clock = {
+      now: () => {
+        const read = server.clock.now();
+        const hook = onNextRead;
+        onNextRead = null;
+        hook?.();
+        return read;
+      },
+    };
+    const runs: number[] = [];
+    const polling = worker({ ...server.ctx, clock }, {
+      async run(job, claimed) {
+        runs.push(job.attempts);
+        await claimed.finish('done', async () => undefined);
+      },
+      async giveUp() {
+        throw new Error('not expected: the job succeeds');
+      },
+    });
+    await polling.idle();
+    const id = await enqueue(server.db, { kind: 'treatment.process', clinicId, subjectId: randomUUID(), now: later(BACK_OFF_MS) });
+
+    let answered: Promise<void> | null = null;
+    onNextRead = () => {
+      server.clock.advance(BACK_OFF_MS);
+      queueMicrotask(() => (answered = polling.idle()));
+    };
+    polling.wake();
+    await expect.poll(() => answered).not.toBeNull();
+    await answered;
+    expect(runs).toEqual([1]);
+    expect(await jobRow(id)).toMatchObject({ state: 'done' });
+  });
+
   it('retries a job whose run throws after a growing back-off, and gives it up once after its last attempt', async () => {
     const runs: number[] = [];
     const givenUp: { attempts: number; error: unknown }[] = [];

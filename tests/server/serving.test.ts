@@ -29,6 +29,12 @@ beforeAll(async () => {
   writeFileSync(join(spaDir, 'assets', 'app-abc123.js.br'), brotli);
   writeFileSync(join(spaDir, 'assets', 'app-abc123.js.gz'), gzip);
   writeFileSync(join(spaDir, 'assets', 'app-abc123.js.map'), '{"version":3,"sources":["src/main.tsx"],"mappings":""}');
+  // The public pages as the build renders them (scripts/prerender.mjs): /sign-in in both languages, /forbidden in
+  // English only.
+  for (const [language, page, text] of [['en', 'sign-in', 'Sign in'], ['de', 'sign-in', 'Anmelden'], ['en', 'forbidden', 'Forbidden']]) {
+    mkdirSync(join(spaDir, 'prerendered', language), { recursive: true });
+    writeFileSync(join(spaDir, 'prerendered', language, `${page}.html`), `<!doctype html><html lang="${language}"><div id="root" data-prerendered="${language}"><h1>${text}</h1></div>`);
+  }
   server = await startServer({ spaDir });
   const clinicId = await createClinic(server.db);
   admin = await sessionFor(server.db, (await createUser(server.db, { clinicId, role: 'clinic_it_admins' })).id);
@@ -123,6 +129,44 @@ describe('the SPA assets', () => {
         expect(body.message).not.toMatch(/not found/i);
       }
     }
+  });
+});
+
+describe('the public pages the build rendered', () => {
+  const heading = (answer: RawAnswer) => /<h1>([^<]*)<\/h1>/.exec(answer.body.toString())?.[1];
+
+  it('are sent in the browser’s language, by Accept-Language', async () => {
+    expect(heading(await get('/sign-in', { 'Accept-Language': 'de-DE,de;q=0.9,en;q=0.8' }))).toBe('Anmelden');
+    expect(heading(await get('/sign-in', { 'Accept-Language': 'en-GB,en;q=0.9' }))).toBe('Sign in');
+    expect(heading(await get('/sign-in', { 'Accept-Language': 'fr-FR, de;q=0.5' }))).toBe('Anmelden');
+    // Nothing we ship, or no header at all: English.
+    expect(heading(await get('/sign-in', { 'Accept-Language': 'fr-FR' }))).toBe('Sign in');
+    expect(heading(await get('/sign-in'))).toBe('Sign in');
+  });
+
+  it('are sent in the language the SPA chose, by its cookie, before the browser’s', async () => {
+    expect(heading(await get('/sign-in', { 'Accept-Language': 'en-GB', Cookie: 'theme=x; lang=de' }))).toBe('Anmelden');
+    expect(heading(await get('/sign-in', { 'Accept-Language': 'de-DE', Cookie: 'lang=en' }))).toBe('Sign in');
+    // A cookie that names no language of ours is no choice.
+    expect(heading(await get('/sign-in', { 'Accept-Language': 'de-DE', Cookie: 'lang=fr; xlang=en' }))).toBe('Anmelden');
+  });
+
+  it('are revalidated, and kept apart by caches per language and encoding; a query and a trailing slash change nothing', async () => {
+    const answer = await get('/sign-in/?signedOut=idle', { 'Accept-Language': 'de' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toContain('text/html');
+    expect(answer.headers['cache-control']).toBe(PAGE_CACHE);
+    expect(answer.headers.vary).toBe('Accept-Encoding, Accept-Language, Cookie');
+    expect(heading(answer)).toBe('Anmelden');
+  });
+
+  it('fall back to the SPA’s shell where the build rendered no page in that language, or none at all', async () => {
+    const shell = (answer: RawAnswer) => answer.status === 200 && answer.body.toString().includes('<div id="root"></div>');
+    expect(heading(await get('/forbidden', { 'Accept-Language': 'en' }))).toBe('Forbidden');
+    expect(shell(await get('/forbidden', { 'Accept-Language': 'de' }))).toBe(true);
+    expect(shell(await get('/physician/list', { 'Accept-Language': 'de' }))).toBe(true);
+    expect(shell(await get('/prerendered', { 'Accept-Language': 'de' }))).toBe(true);
+    expect(shell(await get('/Sign-In'))).toBe(true);
   });
 });
 

@@ -22,12 +22,14 @@ const resolver = deferredResolver<ResetPasswordFormInput, ResetPasswordFormValue
 export function ResetPasswordPage() {
   const { t } = useTranslation('auth');
   const validationMessage = useValidationMessage();
+  // No default for the address: the form may arrive as HTML before this code (src/app/prerender.tsx), and
+  // react-hook-form takes what was typed meanwhile from the field instead of emptying it.
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<ResetPasswordFormInput, unknown, ResetPasswordFormValues>({ resolver, defaultValues: { email: '' } });
+  } = useForm<ResetPasswordFormInput, unknown, ResetPasswordFormValues>({ resolver });
   useResolverPreload(resolver);
 
   const reset = useResetPassword({

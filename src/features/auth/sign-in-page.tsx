@@ -13,6 +13,7 @@ import { paths } from '@/config/paths';
 import { LanguageSwitch } from '@/components/language-switch';
 import { LegalLinks } from '@/components/legal-links';
 import { useNotify } from '@/components/notifications';
+import { useHydrated } from '@/components/use-hydrated';
 import { PageSpinner } from '@/components/page-spinner';
 import { useValidationMessage } from '@/components/use-validation-message';
 import { ApiError } from '@/lib/api-client';
@@ -116,16 +117,20 @@ export function SignInPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const ids = { email: useId(), password: useId(), emailError: useId(), passwordError: useId() };
+  const hydrated = useHydrated();
 
   const {
     register,
     handleSubmit,
     setError,
     setFocus,
+    getValues,
     formState: { errors },
   } = useForm<SignInFormInput, unknown, SignInFormValues>({
     resolver,
-    defaultValues: { email: '', password: '', remember: true },
+    // No default for the text fields: the form may arrive as HTML before this code (src/app/prerender.tsx), and
+    // react-hook-form takes what was typed meanwhile from the fields instead of emptying them.
+    defaultValues: { remember: true },
   });
   useResolverPreload(resolver);
 
@@ -155,11 +160,14 @@ export function SignInPage() {
     },
   });
 
-  // The form is what this page is for: its first field takes the focus (also after a route change).
+  // The form is what this page is for: its first field takes the focus (also after a route change), unless the
+  // user is in the form or has typed in it already (it arrived as HTML before this code: a focus moved then sent
+  // the rest of what was typed, a password too, into the e-mail field).
   const showsForm = alreadySignedIn === 'no' && secondFactor === null;
   useEffect(() => {
-    if (showsForm) setFocus('email');
-  }, [showsForm, setFocus]);
+    const typed = getValues('email') || getValues('password');
+    if (showsForm && !typed && !document.activeElement?.closest('form')) setFocus('email');
+  }, [showsForm, setFocus, getValues]);
 
   const failure = (() => {
     const error = signIn.error;
@@ -249,7 +257,7 @@ export function SignInPage() {
           </FormGroup>
 
           <div className="mp-form-row">
-            <Checkbox {...rememberField} inputRef={rememberRef} label={t('signIn.remember')} />
+            <Checkbox {...rememberField} inputRef={rememberRef} defaultChecked label={t('signIn.remember')} />
             <Link to={paths.auth.resetPassword.getHref()}>{t('signIn.forgotPassword')}</Link>
           </div>
 
@@ -259,7 +267,8 @@ export function SignInPage() {
             intent="primary"
             size="large"
             fill
-            disabled={signIn.isPending}
+            // Not before React has taken over the form, if it arrived as HTML (src/components/use-hydrated.ts).
+            disabled={signIn.isPending || !hydrated}
             aria-busy={signIn.isPending}
             icon={signIn.isPending ? <Spinner size={16} aria-label={t('common:loading')} /> : undefined}
           >
