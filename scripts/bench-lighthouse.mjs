@@ -48,7 +48,6 @@ const runs = Math.max(1, Number(values.runs) || 1);
 const fixedSlowdown = values['cpu-slowdown'] === 'host' ? null : Number(values['cpu-slowdown']);
 if (fixedSlowdown !== null && !(fixedSlowdown >= 1)) throw new Error(`--cpu-slowdown takes "host" or a number of at least 1, not ${values['cpu-slowdown']}`);
 
-
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
