@@ -182,7 +182,7 @@ describe('rule: imports-app', () => {
   ruleTester.run('macula/boundaries', boundariesRule, {
     valid: [
       valid('src/app/router.tsx', "import { paths } from './paths';"),
-      valid('src/main.tsx', "import { createAppRouter } from '@/app/router';"),
+      valid('src/main.tsx', "import { startApp } from '@/app/start-app';"),
       valid('src/testing/render.tsx', "import { AppProviders } from '@/app/providers';"),
       valid('src/features/auth/sign-in-page.test.tsx', "import { HomeRedirect } from '@/app/home-redirect';"),
       valid('src/features/auth/sign-in-page.tsx', "import { paths } from '@/config/paths';"),

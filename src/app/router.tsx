@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, type LoaderFunction, type RouteObject } from 'react-router-dom';
+import { Navigate, type LoaderFunction, type RouteObject } from 'react-router-dom';
 import { PageSpinner } from '@/components/page-spinner';
 import { UnexpectedErrorPage } from '@/features/errors/unexpected-error-page';
 import { AppRoot } from './app-root';
@@ -238,4 +238,3 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
   },
 ];
 
-export const createAppRouter = (queryClient: QueryClient) => createBrowserRouter(createRoutes(queryClient));
