@@ -265,10 +265,12 @@ describe('stopRenewPassword', () => {
 });
 
 describe('listDevices', () => {
+  let seen: Date;
   beforeAll(async () => {
     // Only the devices of this test (createClinic enrols the sample exams' laser).
     await server.db.deleteFrom('devices').where('clinic_id', 'in', [clinicA, clinicB]).execute();
-    const seen = new Date('2026-11-21T10:14:00Z');
+    // Heard from just now: the server's sweep marks Offline, every few seconds, a device silent for longer.
+    seen = server.clock.now();
     await server.db
       .insertInto('devices')
       .values([
@@ -291,7 +293,7 @@ describe('listDevices', () => {
     const answer = await list();
     expect(answer.status).toBe(200);
     expect(ids(answer.body)).toEqual(['NAV-533-00412', 'NAV-533-00587', 'NAV-533-00600']);
-    expect(answer.body.data[0]).toMatchObject({ online: true, syncAppStatus: 'RUNNING', lastSeenAt: '2026-11-21T10:14:00.000Z' });
+    expect(answer.body.data[0]).toMatchObject({ online: true, syncAppStatus: 'RUNNING', lastSeenAt: seen.toISOString() });
     expect(answer.body.data[1]).toMatchObject({ online: false, syncAppStatus: 'CONNECTION_FAILED', lastSeenAt: null });
     expect(answer.body.meta).toEqual({ page: 1, perPage: 20, total: 3, lastPage: 1 });
     expect(ids((await list('', adminBToken)).body)).toEqual(['NAV-999-00001']);
