@@ -16,6 +16,16 @@ export const aliases = [
   { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod.ts', import.meta.url)) },
 ];
 
+/**
+ * React Router 7's package exports name its development build for every condition (remix-run/react-router
+ * issues #12532, #14102): a production bundle would carry its dev-only checks and warnings, and a phone would
+ * evaluate them on every first load. The production build it ships beside them is what the SPA's build takes.
+ */
+const reactRouterProduction = [
+  { find: /^react-router$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/index.mjs', import.meta.url)) },
+  { find: /^react-router\/dom$/, replacement: fileURLToPath(new URL('./node_modules/react-router/dist/production/dom-export.mjs', import.meta.url)) },
+];
+
 /** A selector of Blueprint's dark theme. */
 const DARK_THEME = /\.bp6-dark\b|\[data-bp-color-scheme=["']?dark["']?\]/;
 
@@ -26,7 +36,7 @@ const DARK_THEME = /\.bp6-dark\b|\[data-bp-color-scheme=["']?dark["']?\]/;
  *   (`npm run dev:mock` sets both).
  * - `MACULA_DEV_PORT`: the dev server's port (default 5173).
  */
-export default defineConfig(({ mode }) => {
+export default defineConfig(({ command, mode, isSsrBuild }) => {
   const env = { ...loadEnv(mode, process.cwd(), 'MACULA_'), ...process.env };
   const target = env.MACULA_API_PROXY || 'http://127.0.0.1:8080';
   const stripPrefix = ['1', 'true', 'yes'].includes((env.MACULA_API_STRIP_PREFIX ?? '').toLowerCase());
@@ -49,7 +59,7 @@ export default defineConfig(({ mode }) => {
       blueprintIconNames(),
       ...(stripPrefix ? [mockImages(), mockExamples(env.MACULA_MOCK_CONTRACT || 'generated/openapi.yaml', env.MACULA_MOCK_PROFILE || undefined)] : []),
     ],
-    resolve: { alias: aliases },
+    resolve: { alias: command === 'build' && !isSsrBuild ? [...aliases, ...reactRouterProduction] : aliases },
     // Blueprint's dark theme applies under a `.bp6-dark` or `[data-bp-color-scheme=dark]` ancestor, which the
     // product never sets (Blueprint's popovers take `.bp6-dark` only from a dark parent). Its selectors are left
     // out of the stylesheet every page parses and matches first (a rule left without selectors goes).
