@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ageOn, formatBytes, formatCalendarDate, formatList, formatNumber, localToday } from './format';
+import { ageOn, formatBytes, formatCalendarDate, formatDate, formatDateTime, formatList, formatNumber, localToday } from './format';
 
 describe('formats', () => {
   it('writes a birthday as the language does, never a day off', () => {
@@ -22,6 +23,41 @@ describe('formats', () => {
     expect(formatBytes(512, 'en')).toBe('512 B');
     expect(formatBytes(12_400_000, 'en')).toBe('12.4 MB');
     expect(formatBytes(12_400_000, 'de')).toBe('12,4 MB');
+  });
+});
+
+describe('dates written by hand', () => {
+  const tags = { en: 'en-GB', de: 'de-DE' } as const;
+  const language = fc.constantFrom<keyof typeof tags>('en', 'de');
+  // Instants from 1900 to 2100, to the minute and beyond.
+  const instant = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true });
+
+  it('read as Intl writes them, in the user’s zone and for a calendar date in UTC', () => {
+    fc.assert(
+      fc.property(instant, language, (date, lang) => {
+        const tag = tags[lang];
+        const iso = date.toISOString();
+        expect(formatDateTime(iso, lang)).toBe(new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(date));
+        expect(formatDate(iso, lang)).toBe(new Intl.DateTimeFormat(tag, { day: '2-digit', month: '2-digit', year: 'numeric' }).format(date));
+        const calendar = iso.slice(0, 10);
+        const utc = new Intl.DateTimeFormat(tag, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' });
+        expect(formatCalendarDate(calendar, lang)).toBe(utc.format(new Date(`${calendar}T00:00:00Z`)));
+      }),
+    );
+  });
+
+  it('as a clinic reads them', () => {
+    const morning = new Date(2026, 8, 3, 9, 5).toISOString();
+    expect(formatDateTime(morning, 'en')).toBe('3 Sept 2026, 09:05');
+    expect(formatDateTime(morning, 'de')).toBe('03.09.2026, 09:05');
+    expect(formatDate(morning, 'en')).toBe('03/09/2026');
+    expect(formatDate(morning, 'de')).toBe('03.09.2026');
+    expect(formatDateTime('yesterday', 'de')).toBe('yesterday');
+    expect(formatDate('', 'en')).toBe('');
+  });
+
+  it('leaves a year outside 1000–9999 to Intl', () => {
+    expect(formatCalendarDate('0999-12-31', 'de')).toBe(new Intl.DateTimeFormat('de-DE', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(new Date('0999-12-31T00:00:00Z')));
   });
 });
 

@@ -11,29 +11,57 @@ function kept<F extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, ma
   return formatters.get(key) as F;
 }
 
-const calendarDate = (locale: string) =>
-  kept(`calendar ${locale}`, () => new Intl.DateTimeFormat(locale, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }));
+/*
+ * The dates are written by hand in the forms the UI shows (23/04/1951, 23.04.1951, 23 Apr 2026, 14:05): the first
+ * Intl.DateTimeFormat a page makes costs Chromium 60–90 ms (it loads its calendar and pattern data), some 250–370 ms
+ * of a phone's main thread, on every signed-in page that shows a date. format.test.ts holds them to Intl's output
+ * for instants across two centuries; a year outside 1000–9999, which no record of ours has, is left to Intl.
+ */
+const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+const writtenByHand = (year: number) => year >= 1000 && year <= 9999;
+
+/** Day, month and year as digits, in the order and with the separator of `language`. */
+function numericDate(year: number, monthIndex: number, day: number, language: string): string {
+  const separator = locale(language) === 'de-DE' ? '.' : '/';
+  return [twoDigits(day), twoDigits(monthIndex + 1), String(year)].join(separator);
+}
 
 /** '1951-04-23' → '23.04.1951' (de) or '23/04/1951' (en-GB style day first). */
 export function formatCalendarDate(isoDate: string, language: string): string {
   const date = new Date(`${isoDate}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? isoDate : calendarDate(locale(language)).format(date);
+  if (Number.isNaN(date.getTime())) return isoDate;
+  if (!writtenByHand(date.getUTCFullYear())) {
+    const tag = locale(language);
+    return kept(`calendar ${tag}`, () => new Intl.DateTimeFormat(tag, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' })).format(date);
+  }
+  return numericDate(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), language);
 }
 
-/** An instant as date and time in the user's zone. */
+/** An instant as date and time in the user's zone: '3 Apr 2026, 09:05' (en-GB) or '03.04.2026, 09:05' (de). */
 export function formatDateTime(timestamp: string, language: string): string {
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return timestamp;
   const tag = locale(language);
-  return kept(`dateTime ${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' })).format(date);
+  if (!writtenByHand(date.getFullYear())) {
+    return kept(`dateTime ${tag}`, () => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' })).format(date);
+  }
+  const day =
+    tag === 'de-DE'
+      ? numericDate(date.getFullYear(), date.getMonth(), date.getDate(), language)
+      : `${date.getDate()} ${EN_MONTHS[date.getMonth()]} ${date.getFullYear()}`;
+  return `${day}, ${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`;
 }
 
 /** An instant as a date in the user's zone. */
 export function formatDate(timestamp: string, language: string): string {
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return timestamp;
-  const tag = locale(language);
-  return kept(`date ${tag}`, () => new Intl.DateTimeFormat(tag, { day: '2-digit', month: '2-digit', year: 'numeric' })).format(date);
+  if (!writtenByHand(date.getFullYear())) {
+    const tag = locale(language);
+    return kept(`date ${tag}`, () => new Intl.DateTimeFormat(tag, { day: '2-digit', month: '2-digit', year: 'numeric' })).format(date);
+  }
+  return numericDate(date.getFullYear(), date.getMonth(), date.getDate(), language);
 }
 
 /** The user's time zone as an IANA name (what the browser is set to), for files the server dates in it. */
