@@ -1,6 +1,6 @@
 import { Alignment, Button, Menu, MenuItem, Navbar, PopoverNext, PopupKind, Tag } from '@blueprintjs/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { getGetProfileQueryKey, useUpdateProfile } from '@generated/hooks/profile/profile';
@@ -181,8 +181,13 @@ function usePasswordChangeRequired(): void {
 export function SignedInLayout({ area }: { area: GateTarget }) {
   const gate = useSessionGate(area);
   usePasswordChangeRequired();
+  // The profile's answer arrives as an update React renders in one piece (a query's result is an external store),
+  // and the frame with its page is some hundreds of components: 100 ms on a phone in which no tap is answered.
+  // Drawn as a deferred render instead, React renders it in slices of a few milliseconds and shows the spinner
+  // until it is done. Only the first drawing waits so: later answers (a new name, a new language) render at once.
+  const frameDrawn = useDeferredValue(gate.state === 'ready');
   if (gate.state === 'redirect') return <Navigate to={gate.to} replace />;
-  if (gate.state === 'loading') return <PageSpinner />;
+  if (gate.state === 'loading' || !frameDrawn) return <PageSpinner />;
 
   const { profile } = gate;
   return (

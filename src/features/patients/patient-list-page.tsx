@@ -76,6 +76,19 @@ function RecentlyOpened({ userId }: { userId: string }) {
   );
 }
 
+/**
+ * The rows of the pages shown, in order: the same array until a page's answer changes, so that the memoised table
+ * is not drawn again when the page renders for anything else.
+ */
+function useRows(pageAnswers: ({ data: Patient[] } | undefined)[]): Patient[] {
+  const last = useRef<{ answers: typeof pageAnswers; rows: Patient[] }>({ answers: [], rows: [] });
+  const { answers } = last.current;
+  if (pageAnswers.length !== answers.length || pageAnswers.some((answer, index) => answer !== answers[index])) {
+    last.current = { answers: pageAnswers, rows: pageAnswers.flatMap((answer) => answer?.data ?? []) };
+  }
+  return last.current.rows;
+}
+
 /** /physician/list: the active patients of the clinic, for physicians and nurses (their home page). */
 export function PatientListPage() {
   const { t } = useTranslation('patientList');
@@ -108,7 +121,9 @@ export function PatientListPage() {
   // Filters replace the history entry (each typed word is no step back); sorting and pages add one.
   const onFilter = (change: Partial<Omit<ListView, 'page' | 'more'>>) =>
     show(withFilter(asked.current.view, change), { replace: true });
-  useSearchShortcut(useCallback(() => searchRef.current?.focus(), []));
+  const onSort = useCallback((sort: ListView['sort']) => show(withFilter(asked.current.view, { sort })), [show]);
+  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+  useSearchShortcut(focusSearch);
 
   const rangeProblem = birthdayRangeProblem(view);
   const refetchInterval = useRefetchInterval(PROCESSING_REFETCH_MS);
@@ -126,7 +141,7 @@ export function PatientListPage() {
   // arrives the rows shown stay (no flash of the skeleton, and the focus stays on the row it was on).
   const settled = pages.every((page) => page.data || page.isError);
   const current = {
-    patients: pages.flatMap((page) => page.data?.data ?? []) as Patient[],
+    patients: useRows(pages.map((page) => page.data)),
     meta: pages.findLast((page) => page.data)?.data?.meta,
   };
   const lastSettled = useRef(current);
@@ -230,9 +245,9 @@ export function PatientListPage() {
           loading={loading}
           refreshing={refreshing}
           sort={view.sort}
-          onSort={(sort) => show(withFilter(view, { sort }))}
+          onSort={onSort}
           labelledBy={captionId}
-          onUpFromFirstRow={() => searchRef.current?.focus()}
+          onUpFromFirstRow={focusSearch}
         />
         {meta && meta.total > 0 && (
           <ListPaging

@@ -1,5 +1,5 @@
 import { Classes, HTMLTable } from '@blueprintjs/core';
-import type { KeyboardEvent } from 'react';
+import { memo, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import type { Patient } from '@generated/model/patient';
@@ -65,7 +65,19 @@ type PatientTableProps = {
   onUpFromFirstRow: () => void;
 };
 
-export function PatientTable({ patients, loading, refreshing = false, sort, onSort, labelledBy, onUpFromFirstRow }: PatientTableProps) {
+/**
+ * The list's table. Memoised: the page renders again for what leaves the rows as they are (a query starting to
+ * fetch, the realtime connection's state), and the rows are most of what such a render draws.
+ */
+export const PatientTable = memo(function PatientTable({
+  patients,
+  loading,
+  refreshing = false,
+  sort,
+  onSort,
+  labelledBy,
+  onUpFromFirstRow,
+}: PatientTableProps) {
   const { t, i18n } = useTranslation(['patients', 'patientList']);
   const navigate = useNavigate();
 
@@ -152,4 +164,4 @@ export function PatientTable({ patients, loading, refreshing = false, sort, onSo
       </HTMLTable>
     </div>
   );
-}
+});
