@@ -9,7 +9,7 @@ if (!container) throw new Error('index.html has no #root element');
 
 // The app starts in tasks of its own: evaluating the code is one long task on a phone (some 110 ms at a quarter
 // of a desktop's speed), and starting the app in it made it half as long again before a tap could be answered.
-// Setting up the texts and starting the router are two more tasks (each some 30 ms on a phone, 60 together).
+// Setting up the texts and starting the router are two more (together 60 ms in one task at 4× CPU slowdown).
 setTimeout(() => {
   configureIconLoading();
   const i18n = createI18n();
