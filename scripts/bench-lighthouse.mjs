@@ -16,9 +16,7 @@
  * figures from two machines can be read side by side. `--cpu-slowdown N` measures with N (default 4, Lighthouse's
  * own); `--cpu-slowdown host` with the calculator's choice, from the desktop runs of /sign-in, which come first.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
@@ -26,6 +24,7 @@ import * as constants from 'lighthouse/core/config/constants.js';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer from 'puppeteer-core';
 import { cpuSlowdownFor } from './cpu-slowdown.mjs';
+import { demoPhysicianToken, startDemoServer } from './demo-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PORT = 8093;
@@ -41,41 +40,11 @@ const METRICS = /** @type {const} */ ([
   ['cumulative-layout-shift', 'CLS', ''],
 ]);
 const REPORTS = path.join(root, 'test-results', 'lighthouse');
-const PHYSICIAN = { email: 'physician@clinic.example', password: 'Demo-Clinic-2026!' };
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '1' }, 'cpu-slowdown': { type: 'string', default: '4' } } });
 const runs = Math.max(1, Number(values.runs) || 1);
 const fixedSlowdown = values['cpu-slowdown'] === 'host' ? null : Number(values['cpu-slowdown']);
 if (fixedSlowdown !== null && !(fixedSlowdown >= 1)) throw new Error(`--cpu-slowdown takes "host" or a number of at least 1, not ${values['cpu-slowdown']}`);
-
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function startServer() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'macula-lighthouse-'));
-  const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'server/main.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: '', LOG_LEVEL: 'warn', PUBLIC_URL: ORIGIN },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let waited = 0; waited < 60_000; waited += 250) {
-    const up = await fetch(`${ORIGIN}/sign-in`).then((r) => r.ok, () => false);
-    if (up) return { server, dataDir };
-    await sleep(250);
-  }
-  server.kill('SIGKILL');
-  throw new Error(`the reference server did not answer on ${ORIGIN} within 60 s`);
-}
-
-async function signInToken() {
-  const answer = await fetch(`${ORIGIN}/api/sign-in`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...PHYSICIAN, remember: true }),
-  });
-  if (!answer.ok) throw new Error(`sign-in of the demo physician answered ${answer.status}`);
-  return /** @type {{ data: { token: string } }} */ (await answer.json()).data.token;
-}
 
 /** @param {number[]} values */
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -111,7 +80,7 @@ async function audit(browser, url, form, token, run, cpuSlowdown) {
 }
 
 async function main() {
-  const { server, dataDir } = await startServer();
+  const { stop } = await startDemoServer(PORT);
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     args: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
@@ -124,7 +93,7 @@ async function main() {
   rmSync(REPORTS, { recursive: true, force: true });
   mkdirSync(REPORTS, { recursive: true });
   try {
-    const token = await signInToken();
+    const token = await demoPhysicianToken(ORIGIN);
     /** @type {[string, string | null][]} */
     const pages = [['/sign-in', null], ['/physician/list', token]];
     for (const [name, pageToken] of pages) {
@@ -143,9 +112,7 @@ async function main() {
     }
   } finally {
     await browser.close();
-    server.kill('SIGINT');
-    await sleep(500);
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
   console.log(`Lighthouse ${runs > 1 ? `(median of ${runs} runs) ` : ''}on ${ORIGIN}, Chromium ${CHROMIUM}`);
   const slowdownSource = fixedSlowdown === null ? "the calculator's" : values['cpu-slowdown'] === '4' ? "Lighthouse's default" : 'as given';

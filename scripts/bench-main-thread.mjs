@@ -16,18 +16,13 @@
  * server of the same demo clinic (e.g. a worktree of an earlier commit on another port), the two taken in turn
  * load by load, so that a change is judged against the same minutes of the host.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
+import { demoPhysicianToken, sleep, startDemoServer } from './demo-server.mjs';
 
-const root = path.resolve(import.meta.dirname, '..');
 const PORT = 8095;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
-const PHYSICIAN = { email: 'physician@clinic.example', password: 'Demo-Clinic-2026!' };
 /** Lighthouse's mobile CPU slowdown and the part of a task it does not count as blocking. */
 const SLOWDOWN = 4;
 const BLOCKING_AFTER_MS = 50;
@@ -35,36 +30,8 @@ const BLOCKING_AFTER_MS = 50;
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' }, compare: { type: 'string' } } });
 const runs = Math.max(1, Number(values.runs) || 7);
 
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** @param {number[]} list */
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-
-async function startServer() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'macula-main-thread-'));
-  const server = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'server/main.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: '', LOG_LEVEL: 'warn', PUBLIC_URL: ORIGIN },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let waited = 0; waited < 60_000; waited += 250) {
-    if (await fetch(`${ORIGIN}/sign-in`).then((r) => r.ok, () => false)) return { server, dataDir };
-    await sleep(250);
-  }
-  server.kill('SIGKILL');
-  throw new Error(`the reference server did not answer on ${ORIGIN} within 60 s`);
-}
-
-/** @param {string} origin */
-async function signInToken(origin) {
-  const answer = await fetch(`${origin}/api/sign-in`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ ...PHYSICIAN, remember: true }),
-  });
-  if (!answer.ok) throw new Error(`sign-in of the demo physician on ${origin} answered ${answer.status}`);
-  return /** @type {{ data: { token: string } }} */ (await answer.json()).data.token;
-}
 
 /**
  * @typedef {{ name: string, ph: string, pid: number, tid: number, ts: number, dur?: number, args?: { name?: string } }} TraceEvent
@@ -113,11 +80,11 @@ async function load(browser, origin, route, token) {
 }
 
 async function main() {
-  const { server, dataDir } = await startServer();
+  const { stop } = await startDemoServer(PORT);
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run'] });
   const origins = [ORIGIN, ...(values.compare ? [values.compare.replace(/\/$/, '')] : [])];
   try {
-    const tokens = new Map(await Promise.all(origins.map(async (origin) => /** @type {const} */ ([origin, await signInToken(origin)]))));
+    const tokens = new Map(await Promise.all(origins.map(async (origin) => /** @type {const} */ ([origin, await demoPhysicianToken(origin)]))));
     console.log(`main thread of a first load, ${runs} loads per page and origin, medians; blocking = Σ max(0, ${SLOWDOWN} × task − ${BLOCKING_AFTER_MS} ms)`);
     console.log(`${'page'.padEnd(18)}${'origin'.padEnd(26)}${'blocking'.padStart(10)}${'all tasks'.padStart(11)}${'longest'.padStart(10)}   each load's blocking`);
     for (const [route, signedIn] of /** @type {const} */ ([['/sign-in', false], ['/physician/list', true]])) {
@@ -135,9 +102,7 @@ async function main() {
     }
   } finally {
     await browser.close();
-    server.kill('SIGINT');
-    await sleep(500);
-    rmSync(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 
