@@ -40,7 +40,10 @@ const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length 
  */
 function mainThreadTasks(events) {
   const renderers = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const count = (/** @type {TraceEvent} */ t) => events.filter((e) => e.pid === t.pid && e.tid === t.tid).length;
+  /** @type {Map<string, number>} events per thread */
+  const perThread = new Map();
+  for (const e of events) perThread.set(`${e.pid}:${e.tid}`, (perThread.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
+  const count = (/** @type {TraceEvent} */ t) => perThread.get(`${t.pid}:${t.tid}`) ?? 0;
   const main = renderers.reduce((best, t) => (count(t) > count(best) ? t : best));
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid);
   const commits = onMain.filter((e) => e.name === 'DocumentLoader::CommitNavigation');

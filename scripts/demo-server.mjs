@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-export const DEMO_PHYSICIAN = { email: 'physician@clinic.example', password: 'Demo-Clinic-2026!' };
+const DEMO_PHYSICIAN = { email: 'physician@clinic.example', password: 'Demo-Clinic-2026!' };
 
 /** @param {number} ms */
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -45,7 +45,7 @@ const EXPECTED = [
 ];
 
 /** The table the module builds: every icon by its PascalCase name, then by its SNAKE_CASE one. */
-export function iconNamesTable(iconNames: string[]): Record<string, string> {
+function iconNamesTable(iconNames: string[]): Record<string, string> {
   const pascal = Object.fromEntries(iconNames.map((name) => [kebabToPascal(name), name]));
   const legacy = Object.fromEntries(iconNames.map((name) => [kebabToSnake(name).toUpperCase(), name]));
   return { ...pascal, ...legacy };
